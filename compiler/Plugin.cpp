@@ -11,11 +11,14 @@
 //===----------------------------------------------------------------------===//
 #include "Finalize.h"
 #include "MarkLoops.h"
+#include "RemoteAccesses.h"
+#include "Split.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace memcoro;
@@ -50,6 +53,9 @@ void registerPasses(PassBuilder &PB) {
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(createModuleToFunctionPassAdaptor(MarkLoopsPass()));
   });
+  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
+    FPM.addPass(SplitPass());
+  });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     MPM.addPass(FinalizePass(Level));
   });
@@ -60,8 +66,19 @@ void registerPasses(PassBuilder &PB) {
           FPM.addPass(MarkLoopsPass());
           return true;
         }
+        if (Name == "memcoro-split") {
+          FPM.addPass(SplitPass());
+          return true;
+        }
+        if (Name == "print<memcoro-remote-accesses>") {
+          FPM.addPass(RemoteAccessPrinterPass(errs()));
+          return true;
+        }
         return false;
       });
+  PB.registerAnalysisRegistrationCallback([](FunctionAnalysisManager &FAM) {
+    FAM.registerPass([] { return RemoteAccessAnalysis(); });
+  });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "memcoro-finalize") {
