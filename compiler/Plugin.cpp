@@ -50,11 +50,21 @@ void ensureDebugOptions() {
 }
 
 void registerPasses(PassBuilder &PB) {
+  // Lets -print-before=memcoro-split and friends name the passes as opt does.
+  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks()) {
+    PIC->addClassToPassName(MarkLoopsPass::name(), "memcoro-mark");
+    PIC->addClassToPassName(SplitPass::name(), "memcoro-split");
+    PIC->addClassToPassName(FinalizePass::name(), "memcoro-finalize");
+  }
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(createModuleToFunctionPassAdaptor(MarkLoopsPass()));
   });
-  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel) {
-    FPM.addPass(SplitPass());
+  // LLVM 19 runs vectorizer-start callbacks at -O0 too, but an unoptimised
+  // loop (not rotated, values in memory) is no loop to interleave; at -O0
+  // memcoro-finalize tells the user instead.
+  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
+    if (Level != OptimizationLevel::O0)
+      FPM.addPass(SplitPass());
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     MPM.addPass(FinalizePass(Level));
