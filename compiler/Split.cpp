@@ -146,6 +146,7 @@ private:
   bool checkLiveOuts();
   bool planSuspensions();
   bool makeAvailableAt(Value *V, Instruction *At, unsigned Depth);
+  void dropCoveredSuspensions();
 
   // Transformation.
   void transform();
@@ -489,7 +490,61 @@ bool LoopSplitter::planSuspensions() {
       Open->Prefetch.push_back({Ptr, Write});
     }
   }
+  dropCoveredSuspensions();
   return true;
+}
+
+/// A suspension whose accesses all touch an address that an earlier access of
+/// the same phase already brought in (the conditional store of `if (u <
+/// p[v]) p[v] = u`) must not yield: the line is there, and yielding between
+/// the read and the write would let another iteration update the location
+/// in between, which the serial loop never does.
+void LoopSplitter::dropCoveredSuspensions() {
+  SmallPtrSet<BasicBlock *, 8> SuspendingBlocks;
+  for (Suspension &S : Suspensions)
+    SuspendingBlocks.insert(S.At->getParent());
+  auto coveredBy = [&](Instruction *Late, Instruction *Early) {
+    if (pointerOf(Late) != pointerOf(Early) || !DT.dominates(Early, Late) ||
+        LI.getLoopFor(Early->getParent()) != LI.getLoopFor(Late->getParent()))
+      return false;
+    // Every block between them (not going round a loop) must be free of
+    // suspensions; Late's own block is the one being decided.
+    BasicBlock *From = Early->getParent(), *To = Late->getParent();
+    if (From == To)
+      return Early->comesBefore(Late);
+    for (Instruction *I = Early->getNextNode(); I; I = I->getNextNode())
+      for (Suspension &S : Suspensions)
+        if (S.At == I)
+          return false;
+    // Both lie in the same innermost loop, which a path can leave and
+    // re-enter only through its header: stay inside it, off the back edge.
+    Loop *Around = LI.getLoopFor(From);
+    SmallVector<BasicBlock *, 8> Work(successors(From));
+    SmallPtrSet<BasicBlock *, 16> Seen;
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (BB == To || !Seen.insert(BB).second || BB == Around->getHeader() || !Around->contains(BB))
+        continue;
+      if (SuspendingBlocks.contains(BB))
+        return false;
+      append_range(Work, successors(BB));
+    }
+    return true;
+  };
+  SmallVector<Instruction *, 16> AllAccesses;
+  for (Suspension &S : Suspensions)
+    append_range(AllAccesses, S.Accesses);
+  erase_if(Suspensions, [&](Suspension &S) {
+    bool Covered = all_of(S.Accesses, [&](Instruction *A) {
+      return any_of(AllAccesses, [&](Instruction *E) { return E != A && coveredBy(A, E); });
+    });
+    if (Covered) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *S.At
+                        << ": its address was accessed earlier in the same phase\n");
+      ++NumCoalesced;
+    }
+    return Covered;
+  });
 }
 
 bool LoopSplitter::run() {
