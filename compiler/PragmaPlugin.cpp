@@ -40,11 +40,13 @@
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Sema/Lookup.h"
+#include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
 #include "clang/Sema/SemaConsumer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <memory>
 #include <optional>
@@ -125,6 +127,8 @@ struct FrontendState {
   /// Where the `0` that stands for an absent parallel() was placed; the AST
   /// checker accepts exactly these zeros.
   llvm::DenseSet<SourceLocation> AbsentParallel;
+  /// What the AST checker already reported (location/diagnostic/arguments).
+  llvm::StringSet<> Reported;
 };
 
 /// The clauses of one pragma, as tokens to be re-injected.
@@ -369,10 +373,10 @@ private:
   /// Checks each remote() name against the parser's current scope. A name
   /// first declared in the loop head is only in scope inside the loop, and a
   /// dependent type is only known at instantiation: both are left to the AST
-  /// checker.
+  /// checker, as is everything in a body lexed ahead of parsing.
   bool checkRemoteNames(const Clauses &C, llvm::ArrayRef<Token> Head) {
     Sema *S = State->S;
-    if (!S || !S->getCurScope())
+    if (!S || !inFunctionBody(S->getCurScope()))
       return true;
     bool Ok = true;
     for (const Token &Name : C.RemoteNames) {
@@ -401,11 +405,27 @@ private:
       }
       QualType T = VD->getType().getNonReferenceType();
       if (!T->isDependentType() && !T->isPointerType() && !T->isArrayType()) {
-        diag(Name.getLocation(), State->Ids.NotPointer) << II->getName() << T;
+        diag(Name.getLocation(), State->Ids.NotPointer)
+            << II->getName()
+            << ("'" + T.getAsString(S->getASTContext().getPrintingPolicy()) +
+                "'");
         Ok = false;
       }
     }
     return Ok;
+  }
+
+  /// The bodies of member functions defined in their class are lexed (and
+  /// so this handler runs) while the class is parsed, but parsed only after
+  /// it: then the scope is the class, and a parameter is not yet visible.
+  static bool inFunctionBody(Scope *Sc) {
+    for (; Sc; Sc = Sc->getParent()) {
+      if (Sc->isClassScope())
+        return false;
+      if (Sc->isFunctionScope())
+        return true;
+    }
+    return false;
   }
 
   /// Appends `if (((void)__builtin_annotation(...), ..., 0)) {} else` to the
@@ -488,15 +508,17 @@ private:
   }
 };
 
-/// Checks, on the finished AST (so also in every template instantiation),
-/// what the preprocessor could not: the value of N and the types of remote()
-/// names that were dependent or declared in the loop head.
+/// Checks on the AST what the preprocessor could not: the value of N, and
+/// the types of remote() names that were dependent, declared in the loop
+/// head or lexed ahead of parsing. Runs on each top-level declaration before
+/// codegen sees it (template instantiations arrive as top-level declarations
+/// of their own), because a valid N is also folded in place: a call to a
+/// constexpr function would otherwise reach IR as a call, and the marking
+/// pass needs a constant.
 class MarkerChecker : public RecursiveASTVisitor<MarkerChecker> {
 public:
   MarkerChecker(ASTContext &Ctx, FrontendState &State)
       : Ctx(Ctx), State(State) {}
-
-  bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseDecl(Decl *D) {
     auto *FD = dyn_cast_or_null<FunctionDecl>(D);
@@ -517,11 +539,13 @@ public:
     auto *Cast = dyn_cast<CStyleCastExpr>(CE->getArg(0)->IgnoreParens());
     if (!Marker || !Cast || !Marker->isOrdinary())
       return true;
-    const Expr *Value = Cast->getSubExprAsWritten()->IgnoreParens();
+    auto *Parens = dyn_cast<ParenExpr>(Cast->getSubExprAsWritten());
+    if (!Parens)
+      return true;
     if (Marker->getString() == LoopMarker)
-      checkParallel(Value);
+      checkParallel(Cast, Parens->getSubExpr());
     else if (Marker->getString() == RemoteMarker)
-      checkRemote(Value);
+      checkRemote(Parens->getSubExpr());
     return true;
   }
 
@@ -530,26 +554,32 @@ private:
   FrontendState &State;
   llvm::SmallVector<FunctionDecl *, 4> Functions;
 
-  void checkParallel(const Expr *N) {
-    if (State.AbsentParallel.contains(N->getBeginLoc()))
+  void checkParallel(CStyleCastExpr *Cast, Expr *N) {
+    // The operand of `(int)`, after lvalue conversion: what codegen reads.
+    Expr *Operand = Cast->getSubExpr();
+    if (isa<ConstantExpr>(Operand) ||
+        State.AbsentParallel.contains(N->getBeginLoc()))
       return;
     if (!N->getType()->isIntegralOrEnumerationType()) {
-      report(N->getBeginLoc(), State.Ids.NotInteger)
-          << N->getType() << N->getSourceRange();
-      noteInstantiation();
+      error(N->getBeginLoc(), State.Ids.NotInteger, N->getSourceRange(),
+            {quoted(N->getType())});
       return;
     }
     std::optional<llvm::APSInt> V = N->getIntegerConstantExpr(Ctx);
     if (!V) {
-      report(N->getBeginLoc(), State.Ids.NotConstant) << N->getSourceRange();
-      noteInstantiation();
+      error(N->getBeginLoc(), State.Ids.NotConstant, N->getSourceRange(), {});
       return;
     }
     if (*V < 1 || *V > MaxParallel) {
-      report(N->getBeginLoc(), State.Ids.OutOfRange)
-          << toString(*V, 10) << N->getSourceRange();
-      noteInstantiation();
+      error(N->getBeginLoc(), State.Ids.OutOfRange, N->getSourceRange(),
+            {toString(*V, 10)});
+      return;
     }
+    if (!Operand->isPRValue())
+      return;
+    if (std::optional<llvm::APSInt> Folded =
+            Operand->getIntegerConstantExpr(Ctx))
+      Cast->setSubExpr(ConstantExpr::Create(Ctx, Operand, APValue(*Folded)));
   }
 
   void checkRemote(const Expr *Name) {
@@ -562,18 +592,31 @@ private:
       D = DRE->getDecl();
     else if (auto *ME = dyn_cast<MemberExpr>(E))
       D = ME->getMemberDecl();
-    std::string Spelled = D ? D->getNameAsString() : std::string("?");
-    report(E->getBeginLoc(), State.Ids.NotPointer) << Spelled << T;
-    noteInstantiation();
+    error(E->getBeginLoc(), State.Ids.NotPointer, E->getSourceRange(),
+          {D ? D->getNameAsString() : std::string("?"), quoted(T)});
   }
 
-  DiagnosticBuilder report(SourceLocation Loc, unsigned Id) {
-    return State.Diags.Report(Loc, Id);
+  std::string quoted(QualType T) const {
+    return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "'";
   }
 
-  /// Says which instantiation a diagnostic in a template comes from, as
-  /// Clang does for its own.
-  void noteInstantiation() {
+  /// Reports an error once per location and message (a non-dependent marker
+  /// in a template is seen again in each instantiation), followed, inside an
+  /// instantiation, by a note naming it as Clang does for its own errors.
+  void error(SourceLocation Loc, unsigned Id, SourceRange Range,
+             llvm::ArrayRef<std::string> Args) {
+    std::string Key =
+        std::to_string(Loc.getRawEncoding()) + "/" + std::to_string(Id);
+    for (const std::string &A : Args)
+      Key += "/" + A;
+    if (!State.Reported.insert(Key).second)
+      return;
+    {
+      DiagnosticBuilder DB = State.Diags.Report(Loc, Id);
+      for (const std::string &A : Args)
+        DB << A;
+      DB << Range;
+    }
     for (auto It = Functions.rbegin(); It != Functions.rend(); ++It) {
       FunctionDecl *FD = *It;
       if (!FD->isTemplateInstantiation())
@@ -581,7 +624,8 @@ private:
       std::string Name;
       llvm::raw_string_ostream OS(Name);
       FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
-      report(FD->getPointOfInstantiation(), State.Ids.InInstantiation)
+      State.Diags.Report(FD->getPointOfInstantiation(),
+                         State.Ids.InInstantiation)
           << ("'" + OS.str() + "'");
       return;
     }
@@ -596,10 +640,12 @@ public:
   void InitializeSema(Sema &S) override { State->S = &S; }
   void ForgetSema() override { State->S = nullptr; }
 
-  void HandleTranslationUnit(ASTContext &Ctx) override {
+  bool HandleTopLevelDecl(DeclGroupRef Decls) override {
     if (!State->SawPragma)
-      return;
-    MarkerChecker(Ctx, *State).TraverseDecl(Ctx.getTranslationUnitDecl());
+      return true;
+    for (Decl *D : Decls)
+      MarkerChecker(D->getASTContext(), *State).TraverseDecl(D);
+    return true;
   }
 
 private:
