@@ -17,9 +17,11 @@
  * works without division.
  *
  * Wake-ups without lost signals (a Dekker pattern): a party about to park
- * first counts itself in wait_state, then runs a seq_cst fence and tries
- * again; a party that succeeds runs a seq_cst fence after its success and then
- * reads wait_state. One of the two always sees the other.
+ * first counts itself in wait_state, then runs a full fence and tries
+ * again; a party that succeeds runs a full fence after its success and then
+ * reads wait_state. One of the two always sees the other. The fence is the
+ * only barrier on the fast path and touches no shared data (see
+ * memcoro_full_fence), so SPSC still has no atomic read-modify-write.
  */
 #define _GNU_SOURCE
 #include "memcoro/chan.h"
@@ -348,7 +350,7 @@ static uint64_t register_waiter(memcoro_chan *ch, struct wait_list *l, memcoro_w
   /* seq_cst: ordered before the re-check that follows (see the top). */
   uint64_t before = atomic_fetch_add_explicit(&ch->wait_state, one, memory_order_seq_cst);
   pthread_mutex_unlock(&ch->wait_lock);
-  atomic_thread_fence(memory_order_seq_cst);
+  memcoro_full_fence();
   return before;
 }
 
@@ -373,9 +375,9 @@ static void cancel_waiter(memcoro_chan *ch, struct wait_list *l, memcoro_waiter 
 /* After a success: wake one party parked on the other end, if any. */
 static inline void wake_peer(memcoro_chan *ch, uint64_t mask, struct wait_list *l,
                              uint64_t one) {
-  /* seq_cst fence: orders our ring update before the load of wait_state, the
+  /* Full fence: orders our ring update before the load of wait_state, the
    * other half of the Dekker pattern in register_waiter. */
-  atomic_thread_fence(memory_order_seq_cst);
+  memcoro_full_fence();
   if (__builtin_expect(atomic_load_explicit(&ch->wait_state, memory_order_relaxed) & mask, 0))
     wake_one(ch, l, one);
 }
