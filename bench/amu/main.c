@@ -7,9 +7,11 @@
  *
  *   amu-bench [--latency 100,200,400,800,1000] [--parallel 4,8,...,512]
  *             [--kernels gups,bsearch,chase,hashprobe]
- *             [--versions serial,static,dynamic,aset] [--trials 3]
+ *             [--versions serial,static,dynamic,aset] [--trials 5]
  *             [--scale 1] [--bandwidth B_PER_NS] [--entries 512]
- *             [--jitter uniform:NS | bimodal:SLOW_NS:FRACTION] [--csv FILE]
+ *             [--jitter uniform:NS | bimodal:SLOW_NS:FRACTION |
+ *                       relative-uniform:FACTOR | relative-bimodal:SLOW_FACTOR:FRACTION]
+ *             [--csv FILE]
  *   amu-bench --cost          the emulator's own cost and fidelity
  */
 #define _GNU_SOURCE
@@ -32,6 +34,7 @@ struct options {
   unsigned entries;
   enum memcoro_amu_jitter jitter;
   double jitter_ns, slow_ns, slow_fraction;
+  bool relative; /* jitter_ns and slow_ns are multiples of the latency */
   bool cost;
 };
 
@@ -66,7 +69,7 @@ static bool listed(const char *list, const char *name) {
 }
 
 static struct options parse(int argc, char **argv) {
-  struct options o = {.trials = 3, .scale = 1, .entries = MEMCORO_AMU_DEFAULT_ENTRIES,
+  struct options o = {.trials = 5, .scale = 1, .entries = MEMCORO_AMU_DEFAULT_ENTRIES,
                       .kernels = "gups,bsearch,chase,hashprobe",
                       .versions = "serial,static,dynamic,aset"};
   o.nlatency = parse_list("100,200,400,800,1000", o.latency);
@@ -103,8 +106,13 @@ static struct options parse(int argc, char **argv) {
         o.jitter = MEMCORO_AMU_UNIFORM;
       else if (sscanf(v, "bimodal:%lf:%lf", &o.slow_ns, &o.slow_fraction) == 2)
         o.jitter = MEMCORO_AMU_BIMODAL;
+      else if (sscanf(v, "relative-uniform:%lf", &o.jitter_ns) == 1)
+        o.jitter = MEMCORO_AMU_UNIFORM, o.relative = true;
+      else if (sscanf(v, "relative-bimodal:%lf:%lf", &o.slow_ns, &o.slow_fraction) == 2)
+        o.jitter = MEMCORO_AMU_BIMODAL, o.relative = true;
       else
-        usage("--jitter takes uniform:NS or bimodal:SLOW_NS:FRACTION");
+        usage("--jitter takes uniform:NS, bimodal:SLOW_NS:FRACTION, relative-uniform:FACTOR "
+              "or relative-bimodal:SLOW_FACTOR:FRACTION (factors times the latency)");
     } else
       usage("unknown option");
   }
@@ -122,9 +130,20 @@ static double seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Every version spins rather than sleeps, so the CPU time of the thread is
+ * the time it would take on a core of its own. On the shared machine wall
+ * time also counts other engineers' jobs, and penalises long (serial) runs
+ * more than short ones, which would inflate speedups. */
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static struct memcoro_amu *make_amu(const struct options *o, double latency) {
+  const double scale = o->relative ? latency : 1;
   struct memcoro_amu_model m = {.latency_ns = latency, .jitter = o->jitter,
-                                .jitter_ns = o->jitter_ns, .slow_ns = o->slow_ns,
+                                .jitter_ns = o->jitter_ns * scale, .slow_ns = o->slow_ns * scale,
                                 .slow_fraction = o->slow_fraction,
                                 .bytes_per_ns = o->bandwidth, .table_entries = o->entries,
                                 .seed = 1};
@@ -141,23 +160,37 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static double pair_cost(struct memcoro_amu *amu, uint64_t *far, unsigned in_flight) {
-  enum { PAIRS = 2000000 };
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double pair_cost_once(struct memcoro_amu *amu, uint64_t *far, unsigned in_flight) {
+  enum { PAIRS = 400000 };
   uint64_t dst[64];
   for (unsigned s = 0; s < in_flight; ++s)
     AMU_CHECK(memcoro_amu_aload(amu, s, &dst[s], &far[s * 8], 8));
-  double t0 = seconds();
+  double t0 = cpu_seconds();
   for (uint64_t i = 0; i < PAIRS; ++i) {
     int32_t id;
     while ((id = memcoro_amu_getfin(amu)) == MEMCORO_AMU_NONE) {
     }
     AMU_CHECK(memcoro_amu_aload(amu, (uint32_t)id, &dst[id], &far[(i * 8 * 67) & 0xFFFF], 8));
   }
-  double t = seconds() - t0;
+  double t = cpu_seconds() - t0;
   for (unsigned s = 0; s < in_flight; ++s)
     while (memcoro_amu_getfin(amu) == MEMCORO_AMU_NONE) {
     }
   return t / PAIRS * 1e9;
+}
+
+/* Median of 5 batches: robust to the other jobs on a shared machine. */
+static double pair_cost(struct memcoro_amu *amu, uint64_t *far, unsigned in_flight) {
+  double t[5];
+  for (int i = 0; i < 5; ++i)
+    t[i] = pair_cost_once(amu, far, in_flight);
+  qsort(t, 5, sizeof *t, cmp_double);
+  return t[2];
 }
 
 static void cost(void) {
@@ -166,10 +199,10 @@ static void cost(void) {
          c->invariant_tsc ? "yes" : "no");
   enum { READS = 5000000 };
   uint64_t sink = 0;
-  double t0 = seconds();
+  double t0 = cpu_seconds();
   for (int i = 0; i < READS; ++i)
     sink += memcoro_amu_now();
-  printf("clock_read_ns=%.1f\n", (seconds() - t0) / READS * 1e9 + (double)(sink & 0) );
+  printf("clock_read_ns=%.1f\n", (cpu_seconds() - t0) / READS * 1e9 + (double)(sink & 0));
   uint64_t *far = amu_far_xalloc(1 << 20);
   struct memcoro_amu_model zero = {0}, jitter = {.latency_ns = 0.0};
   struct memcoro_amu *amu = memcoro_amu_create(&zero);
@@ -202,14 +235,17 @@ static void cost(void) {
       late[i] = got > want ? got - want : 0;
     }
     qsort(late, SAMPLES, sizeof *late, cmp_u64);
+    double late_median = memcoro_amu_ticks_to_ns(late[SAMPLES / 2]);
+    double late_p99 = memcoro_amu_ticks_to_ns(late[SAMPLES * 99 / 100]);
     /* Serial far_load: the whole access, modelled latency included. */
-    double s0 = seconds();
-    for (int i = 0; i < SAMPLES; ++i)
+    for (int i = 0; i < SAMPLES; ++i) {
+      uint64_t t = memcoro_amu_now();
       memcoro_far_load(amu, &x, &far[(i * 8 * 131) & 0x1FFFF], 8);
-    double serial = (seconds() - s0) / SAMPLES * 1e9;
-    printf("model_ns=%.0f lateness_median_ns=%.1f lateness_p99_ns=%.1f far_load_ns=%.1f\n",
-           model[m], memcoro_amu_ticks_to_ns(late[SAMPLES / 2]),
-           memcoro_amu_ticks_to_ns(late[SAMPLES * 99 / 100]), serial);
+      late[i] = memcoro_amu_now() - t;
+    }
+    qsort(late, SAMPLES, sizeof *late, cmp_u64);
+    printf("model_ns=%.0f lateness_median_ns=%.1f lateness_p99_ns=%.1f far_load_median_ns=%.1f\n",
+           model[m], late_median, late_p99, memcoro_amu_ticks_to_ns(late[SAMPLES / 2]));
     memcoro_amu_destroy(amu);
   }
   memcoro_far_free(far);
@@ -228,7 +264,7 @@ int main(int argc, char **argv) {
     perror(o.csv);
     return 2;
   }
-  fprintf(out, "latency_ns,kernel,version,parallel,trial,seconds,requests,mlp,verified\n");
+  fprintf(out, "latency_ns,kernel,version,parallel,trial,seconds,wall_seconds,requests,mlp,verified\n");
   const struct amu_kernel *const kernels[] = {&amu_kernel_gups, &amu_kernel_bsearch,
                                               &amu_kernel_chase, &amu_kernel_hashprobe};
   int failures = 0;
@@ -259,11 +295,9 @@ int main(int argc, char **argv) {
           for (unsigned t = 0; t < o.trials; ++t) {
             kern->reset(k);
             memcoro_amu_reset_stats(amu);
-            uint64_t tick0 = memcoro_amu_now();
-            double t0 = seconds();
+            double w0 = seconds(), t0 = cpu_seconds();
             kern->run(k, amu, (enum amu_version)v, n);
-            double elapsed = seconds() - t0;
-            uint64_t ticks = memcoro_amu_now() - tick0;
+            double elapsed = cpu_seconds() - t0, wall = seconds() - w0;
             struct memcoro_amu_stats st = memcoro_amu_get_stats(amu);
             bool ok = kern->checksum(k) == reference;
             if (!ok) {
@@ -271,9 +305,12 @@ int main(int argc, char **argv) {
                       version_names[v], n, o.latency[li]);
               ++failures;
             }
-            fprintf(out, "%.0f,%s,%s,%u,%u,%.9f,%llu,%.3f,%s\n", o.latency[li], kern->name,
-                    version_names[v], n, t, elapsed, (unsigned long long)st.requests,
-                    (double)st.in_flight_ticks / (double)(ticks ? ticks : 1), ok ? "yes" : "no");
+            /* Little's law: requests in flight on average = total time in
+             * flight / elapsed time (CPU time, as for the speedups). */
+            double mlp = memcoro_amu_ticks_to_ns(st.in_flight_ticks) / (elapsed * 1e9);
+            fprintf(out, "%.0f,%s,%s,%u,%u,%.9f,%.9f,%llu,%.3f,%s\n", o.latency[li], kern->name,
+                    version_names[v], n, t, elapsed, wall, (unsigned long long)st.requests, mlp,
+                    ok ? "yes" : "no");
           }
         }
         fflush(out);

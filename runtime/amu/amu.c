@@ -284,13 +284,13 @@ int memcoro_amu_asignal(struct memcoro_amu *amu, uint32_t id) {
   return MEMCORO_AMU_OK;
 }
 
+/* No PAUSE in the loop: under KVM, pause-loop exiting turns a PAUSE spin
+ * into a VM exit and a yield of the vCPU, which made a modelled 800 ns
+ * stall take ~2 us. A hardware core stalled on memory does not yield
+ * either; the clock read alone paces the loop. */
 static inline void spin_until(struct memcoro_amu *amu, uint64_t ready) {
-  while (amu->now < ready) {
-#if defined(__x86_64__) || defined(__i386__)
-    _mm_pause();
-#endif
+  while (amu->now < ready)
     amu->now = memcoro_amu__now();
-  }
 }
 
 int memcoro_amu_wait(struct memcoro_amu *amu, uint32_t id) {
