@@ -284,10 +284,9 @@ int memcoro_amu_asignal(struct memcoro_amu *amu, uint32_t id) {
   return MEMCORO_AMU_OK;
 }
 
-/* No PAUSE in the loop: under KVM, pause-loop exiting turns a PAUSE spin
- * into a VM exit and a yield of the vCPU, which made a modelled 800 ns
- * stall take ~2 us. A hardware core stalled on memory does not yield
- * either; the clock read alone paces the loop. */
+/* No PAUSE in the loop: on this machine (Zen 4 under KVM) a PAUSE costs
+ * ~20 ns and the stall then overshoots an 800 ns model by ~31 ns (median)
+ * instead of ~11 ns. A core stalled on memory does not yield either. */
 static inline void spin_until(struct memcoro_amu *amu, uint64_t ready) {
   while (amu->now < ready)
     amu->now = memcoro_amu__now();
