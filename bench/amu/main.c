@@ -206,14 +206,20 @@ static void cost(void) {
   uint64_t *far = amu_far_xalloc(1 << 20);
   struct memcoro_amu_model zero = {0}, jitter = {.latency_ns = 0.0};
   struct memcoro_amu *amu = memcoro_amu_create(&zero);
-  printf("pair_ns_fifo_1_in_flight=%.1f\n", pair_cost(amu, far, 1));
-  printf("pair_ns_fifo_64_in_flight=%.1f\n", pair_cost(amu, far, 64));
+  printf("pair_ns_fixed_1_in_flight=%.1f\n", pair_cost(amu, far, 1));
+  printf("pair_ns_fixed_64_in_flight=%.1f\n", pair_cost(amu, far, 64));
   memcoro_amu_destroy(amu);
   jitter.latency_ns = 200;
+  jitter.jitter = MEMCORO_AMU_BIMODAL;
+  jitter.slow_ns = 800;
+  jitter.slow_fraction = 0.1;
+  amu = memcoro_amu_create(&jitter);
+  printf("pair_ns_bimodal_lanes_64_in_flight=%.1f\n", pair_cost(amu, far, 64));
+  memcoro_amu_destroy(amu);
   jitter.jitter = MEMCORO_AMU_UNIFORM;
   jitter.jitter_ns = 200;
   amu = memcoro_amu_create(&jitter);
-  printf("pair_ns_heap_64_in_flight=%.1f\n", pair_cost(amu, far, 64));
+  printf("pair_ns_uniform_heap_64_in_flight=%.1f\n", pair_cost(amu, far, 64));
   memcoro_amu_destroy(amu);
 
   /* Fidelity: one request at a time, time from issue to the getfin that
@@ -276,7 +282,8 @@ int main(int argc, char **argv) {
     void *k = kern->setup(o.scale, 12345);
     uint64_t requests = kern->requests(k);
     /* The reference answer: serial, no latency. */
-    struct memcoro_amu *ref_amu = make_amu(&o, 0);
+    struct memcoro_amu_model instant = {0};
+    struct memcoro_amu *ref_amu = memcoro_amu_create(&instant);
     kern->reset(k);
     kern->run(k, ref_amu, AMU_SERIAL, 1);
     uint64_t reference = kern->checksum(k);

@@ -102,6 +102,7 @@ def plot(best, serial_mlp, med, path, model):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     lats = sorted({lat for lat, _, _ in best})
     kernels = sorted({k for _, k, _ in best}, key=["gups", "bsearch", "chase", "hashprobe"].index)
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
@@ -118,9 +119,9 @@ def plot(best, serial_mlp, med, path, model):
                          color=colors[k], label=f"{k} {v}")
         axes[1].plot(lats, [serial_mlp.get((lat, k), float("nan")) for lat in lats], "-.",
                      marker="x", color=colors[k], alpha=0.5, label=f"{k} serial")
-    axes[0].set_title(f"Speedup over serial, best N ({LABEL})\n{MODEL_TITLES[model]}")
+    axes[0].set_title(f"Speedup over serial at the best N\n({LABEL}, {MODEL_TITLES[model]})")
     axes[0].set_ylabel("speedup over serial (x)")
-    axes[1].set_title(f"Requests in flight at best N ({LABEL})\n{MODEL_TITLES[model]}")
+    axes[1].set_title(f"Average requests in flight (MLP) at the best N\n({LABEL}, {MODEL_TITLES[model]})")
     axes[1].set_ylabel("average MLP")
     for ax in axes[:2]:
         ax.set_xlabel("modelled far-memory latency (ns)")
@@ -135,7 +136,7 @@ def plot(best, serial_mlp, med, path, model):
             if serial and ns:
                 axes[2].plot(ns, [serial[0] / med[(top, k, v, n)][0] for n in ns], styles[v],
                              marker="o", color=colors[k], label=f"{k} {v}")
-    axes[2].set_title(f"Speedup against parallelism N at {top:.0f} ns ({LABEL})\n{MODEL_TITLES[model]}")
+    axes[2].set_title(f"Speedup vs coroutines N at {top:.0f} ns\n({LABEL}, {MODEL_TITLES[model]})")
     axes[2].set_xlabel("coroutines N")
     axes[2].set_ylabel("speedup over serial (x)")
     axes[2].set_xscale("log", base=2)
@@ -143,6 +144,9 @@ def plot(best, serial_mlp, med, path, model):
     axes[2].grid(alpha=0.3)
     axes[0].set_yscale("log")
     axes[1].set_yscale("log")
+    for ax in axes:
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}"))
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     axes[0].legend(fontsize=7, ncol=2)
     fig.text(0.5, 0.005, "line style: -- static, - dynamic, : dynamic+aset, -. serial; "
              "one AMU emulated in software on one core (see docs/amu.md)", ha="center", fontsize=8)

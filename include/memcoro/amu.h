@@ -160,14 +160,23 @@ double memcoro_amu_ticks_to_ns(uint64_t ticks);
 enum { MEMCORO_AMU__LOAD = 0, MEMCORO_AMU__STORE = 1 };
 enum { MEMCORO_AMU__FREE = 0, MEMCORO_AMU__PENDING, MEMCORO_AMU__AWAITING, MEMCORO_AMU__FINISHED };
 
+/* Requests are kept in a few FIFO lanes, each sorted by ready time because
+ * it only takes requests that complete no earlier than its tail; fixed
+ * latency needs one lane, bimodal latency two. Only requests that fit no
+ * lane (uniform jitter) pay for the heap. */
+#define MEMCORO_AMU__LANES 4u
+
 struct memcoro_amu__request {
   uint64_t ready;    /* TSC tick of modelled completion */
   void *dst;
   const void *src;
-  uint32_t bytes;
-  uint32_t id : 31;
-  uint32_t kind : 1;
+  uint32_t id;
+  uint16_t bytes;
+  uint8_t kind;
+  uint8_t lane; /* MEMCORO_AMU__LANES: in the heap */
 };
+_Static_assert(MEMCORO_AMU_MAX_BYTES <= UINT16_MAX, "bytes field too narrow");
+_Static_assert(sizeof(struct memcoro_amu__request) == 32, "two requests per cache line");
 
 struct memcoro_amu__id {
   uint32_t pending;  /* requests of this id not yet retired */
@@ -178,11 +187,15 @@ struct memcoro_amu__id {
 
 struct memcoro_amu {
   uint64_t now;                /* last TSC read: time never runs backwards */
-  /* Requests whose ready times come in issue order (fixed latency, with or
-   * without bandwidth) go to a FIFO; only out-of-order ones (jitter) pay for
-   * the heap. The earliest completion is the smaller of the two heads. */
-  uint32_t *fifo;
-  uint32_t fifo_head, fifo_tail, fifo_mask;
+  /* The earliest completion is the smallest of the lane heads and the heap top. */
+  uint32_t *lane;              /* MEMCORO_AMU__LANES rings of lane_mask + 1 */
+  uint32_t lane_head[MEMCORO_AMU__LANES], lane_tail[MEMCORO_AMU__LANES], lane_mask;
+  uint32_t last_lane;          /* where the previous request went: usually fits again */
+  uint32_t lanes_used;         /* lanes 0..lanes_used-1 have been used: only those are scanned */
+  /* The earliest request, cached so that a getfin that finds nothing due
+   * (the common case while polling) costs one compare and a clock read. */
+  uint64_t next_ready;         /* UINT64_MAX when nothing is in flight */
+  uint32_t next_request;
   uint32_t *heap;
   uint32_t heap_size;
   struct memcoro_amu__request *requests;
@@ -209,6 +222,37 @@ struct memcoro_amu {
 uint64_t memcoro_amu__clock_fallback(void);
 void memcoro_amu__heap_push(struct memcoro_amu *amu, uint32_t request);
 void memcoro_amu__heap_pop(struct memcoro_amu *amu);
+
+/* Whether a request ready at `ready` can join lane l without unsorting it. */
+static inline bool memcoro_amu__lane_takes(const struct memcoro_amu *amu, uint32_t l,
+                                           uint64_t ready) {
+  if (amu->lane_head[l] == amu->lane_tail[l])
+    return true;
+  uint32_t tail = amu->lane[l * (amu->lane_mask + 1) + ((amu->lane_tail[l] - 1) & amu->lane_mask)];
+  return amu->requests[tail].ready <= ready;
+}
+
+/* Best fit: the non-empty lane whose tail is latest but not after `ready`,
+ * else an empty lane, else MEMCORO_AMU__LANES (the heap). Keeping empty
+ * lanes for requests that fit nowhere else keeps the heap rare. */
+static inline uint32_t memcoro_amu__pick_lane(const struct memcoro_amu *amu, uint64_t ready) {
+  uint32_t best = MEMCORO_AMU__LANES, empty = MEMCORO_AMU__LANES;
+  uint64_t best_tail = 0;
+  for (uint32_t l = 0; l < MEMCORO_AMU__LANES; ++l) {
+    if (amu->lane_head[l] == amu->lane_tail[l]) {
+      if (empty == MEMCORO_AMU__LANES)
+        empty = l;
+      continue;
+    }
+    uint32_t t = amu->lane[l * (amu->lane_mask + 1) + ((amu->lane_tail[l] - 1) & amu->lane_mask)];
+    uint64_t tail = amu->requests[t].ready;
+    if (tail <= ready && (best == MEMCORO_AMU__LANES || tail > best_tail)) {
+      best = l;
+      best_tail = tail;
+    }
+  }
+  return best != MEMCORO_AMU__LANES ? best : empty;
+}
 
 static inline uint64_t memcoro_amu__now(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -275,14 +319,25 @@ static inline int memcoro_amu__issue(struct memcoro_amu *amu, uint32_t id, void 
   rq->ready = ready;
   rq->dst = dst;
   rq->src = src;
-  rq->bytes = (uint32_t)bytes;
+  rq->bytes = (uint16_t)bytes;
   rq->id = id;
-  rq->kind = (uint32_t)kind;
-  if (amu->fifo_head == amu->fifo_tail ||
-      amu->requests[amu->fifo[(amu->fifo_tail - 1) & amu->fifo_mask]].ready <= ready)
-    amu->fifo[amu->fifo_tail++ & amu->fifo_mask] = r;
-  else
+  rq->kind = (uint8_t)kind;
+  uint32_t lane = amu->last_lane;
+  if (!memcoro_amu__lane_takes(amu, lane, ready))
+    lane = memcoro_amu__pick_lane(amu, ready);
+  rq->lane = (uint8_t)lane;
+  if (lane < MEMCORO_AMU__LANES) {
+    amu->lane[lane * (amu->lane_mask + 1) + (amu->lane_tail[lane]++ & amu->lane_mask)] = r;
+    amu->last_lane = lane;
+    if (lane >= amu->lanes_used)
+      amu->lanes_used = lane + 1;
+  } else {
     memcoro_amu__heap_push(amu, r);
+  }
+  if (ready < amu->next_ready) {
+    amu->next_ready = ready;
+    amu->next_request = r;
+  }
 
   /* Start the real DRAM access now, so that the copy at completion finds
    * the lines in cache, as the hardware would have moved them by then. */
@@ -330,25 +385,37 @@ static inline int memcoro_amu_astore_r(struct memcoro_amu *amu, uint32_t id, voi
   return memcoro_amu__issue(amu, id, dst, src, bytes, MEMCORO_AMU__STORE, resume);
 }
 
-/* The request with the earliest modelled completion, or UINT32_MAX. */
-static inline uint32_t memcoro_amu__earliest(const struct memcoro_amu *amu) {
+/* Finds the request with the earliest modelled completion again. */
+static inline void memcoro_amu__find_next(struct memcoro_amu *amu) {
   uint32_t best = UINT32_MAX;
-  if (amu->fifo_head != amu->fifo_tail)
-    best = amu->fifo[amu->fifo_head & amu->fifo_mask];
-  if (amu->heap_size &&
-      (best == UINT32_MAX || amu->requests[amu->heap[0]].ready < amu->requests[best].ready))
+  uint64_t best_ready = UINT64_MAX;
+  for (uint32_t l = 0; l < amu->lanes_used; ++l) {
+    if (amu->lane_head[l] == amu->lane_tail[l])
+      continue;
+    uint32_t r = amu->lane[l * (amu->lane_mask + 1) + (amu->lane_head[l] & amu->lane_mask)];
+    if (amu->requests[r].ready < best_ready) {
+      best = r;
+      best_ready = amu->requests[r].ready;
+    }
+  }
+  if (amu->heap_size && amu->requests[amu->heap[0]].ready < best_ready) {
     best = amu->heap[0];
-  return best;
+    best_ready = amu->requests[best].ready;
+  }
+  amu->next_request = best;
+  amu->next_ready = best_ready;
 }
 
-/* Retires request `r`, which must be the earliest and due: moves its data,
+/* Retires request `r`, which must be next_request and due: moves its data,
  * frees its entry. Returns its id if that completed the id, else -1. */
 static inline int32_t memcoro_amu__retire(struct memcoro_amu *amu, uint32_t r) {
-  if (amu->fifo_head != amu->fifo_tail && amu->fifo[amu->fifo_head & amu->fifo_mask] == r)
-    ++amu->fifo_head;
+  const uint32_t lane = amu->requests[r].lane;
+  if (lane < MEMCORO_AMU__LANES)
+    ++amu->lane_head[lane];
   else
     memcoro_amu__heap_pop(amu);
   const struct memcoro_amu__request *rq = &amu->requests[r];
+  memcoro_amu__find_next(amu);
   memcpy(rq->dst, rq->src, rq->bytes);
   uint32_t id = rq->id;
   amu->free_requests[amu->free_top++] = r;
@@ -374,17 +441,17 @@ static inline int32_t memcoro_amu__getfin(struct memcoro_amu *amu) {
     }
   }
   for (;;) {
-    uint32_t r = memcoro_amu__earliest(amu);
-    if (r == UINT32_MAX)
-      return MEMCORO_AMU_NONE;
     /* Read the TSC only when the cached time says "not yet": time is
-     * monotonic, so anything due by the cached time is due now. */
-    if (amu->requests[r].ready > amu->now) {
+     * monotonic, so anything due by the cached time is due now. Nothing in
+     * flight has next_ready UINT64_MAX, which is never due. */
+    if (amu->next_ready > amu->now) {
+      if (amu->next_ready == UINT64_MAX)
+        return MEMCORO_AMU_NONE;
       amu->now = memcoro_amu__now();
-      if (amu->requests[r].ready > amu->now)
+      if (amu->next_ready > amu->now)
         return MEMCORO_AMU_NONE;
     }
-    int32_t id = memcoro_amu__retire(amu, r);
+    int32_t id = memcoro_amu__retire(amu, amu->next_request);
     if (id >= 0) {
       amu->idv[id].state = MEMCORO_AMU__FREE;
       ++amu->stats.completions;

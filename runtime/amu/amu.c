@@ -134,20 +134,20 @@ struct memcoro_amu *memcoro_amu_create(const struct memcoro_amu_model *model) {
     return NULL;
   uint32_t entries = model->table_entries ? model->table_entries : MEMCORO_AMU_DEFAULT_ENTRIES;
   uint32_t ids = model->ids ? model->ids : MEMCORO_AMU_DEFAULT_IDS;
-  uint32_t fifo_size = pow2_at_least(entries), fin_size = pow2_at_least(ids);
-  amu->fifo = calloc(fifo_size, sizeof *amu->fifo);
+  uint32_t lane_size = pow2_at_least(entries), fin_size = pow2_at_least(ids);
+  amu->lane = calloc((size_t)MEMCORO_AMU__LANES * lane_size, sizeof *amu->lane);
   amu->heap = calloc(entries, sizeof *amu->heap);
   amu->requests = calloc(entries, sizeof *amu->requests);
   amu->free_requests = calloc(entries, sizeof *amu->free_requests);
   amu->idv = calloc(ids, sizeof *amu->idv);
   amu->finished = calloc(fin_size, sizeof *amu->finished);
-  if (!amu->fifo || !amu->heap || !amu->requests || !amu->free_requests || !amu->idv ||
+  if (!amu->lane || !amu->heap || !amu->requests || !amu->free_requests || !amu->idv ||
       !amu->finished) {
     fprintf(stderr, "memcoro_amu_create: out of memory\n");
     memcoro_amu_destroy(amu);
     return NULL;
   }
-  amu->fifo_mask = fifo_size - 1;
+  amu->lane_mask = lane_size - 1;
   amu->fin_mask = fin_size - 1;
   amu->table_entries = amu->table_free = amu->free_top = entries;
   for (uint32_t i = 0; i < entries; ++i)
@@ -164,6 +164,8 @@ struct memcoro_amu *memcoro_amu_create(const struct memcoro_amu_model *model) {
     amu->ticks_per_line_q16 =
         (uint64_t)ceil(64.0 / model->bytes_per_ns * memcoro_amu_clock_info()->ticks_per_ns * 65536.0);
   amu->rng = model->seed ? model->seed : 0x9E3779B97F4A7C15ULL;
+  amu->next_ready = UINT64_MAX;
+  amu->next_request = UINT32_MAX;
   amu->now = memcoro_amu__now();
   return amu;
 }
@@ -171,7 +173,7 @@ struct memcoro_amu *memcoro_amu_create(const struct memcoro_amu_model *model) {
 void memcoro_amu_destroy(struct memcoro_amu *amu) {
   if (!amu)
     return;
-  free(amu->fifo);
+  free(amu->lane);
   free(amu->heap);
   free(amu->requests);
   free(amu->free_requests);
@@ -301,9 +303,8 @@ int memcoro_amu_wait(struct memcoro_amu *amu, uint32_t id) {
      * the caller's behalf, report it. */
     if (slot->state != MEMCORO_AMU__PENDING || (amu->set_left && amu->set_id == id))
       return slot->state == MEMCORO_AMU__FREE ? MEMCORO_AMU_UNKNOWN_ID : MEMCORO_AMU_DEADLOCK;
-    uint32_t r = memcoro_amu__earliest(amu);
-    spin_until(amu, amu->requests[r].ready);
-    int32_t done = memcoro_amu__retire(amu, r);
+    spin_until(amu, amu->next_ready);
+    int32_t done = memcoro_amu__retire(amu, amu->next_request);
     if (done >= 0)
       push_finished(amu, (uint32_t)done);
   }
