@@ -13,6 +13,8 @@
 //!     --variants serial,exec-serial,hand,interleave
 //!                                      which variants to run [all]; serial always runs
 //!     --repeats N                      repetitions; the table shows medians [3]
+//!     --min-steps N                    repeat cache-resident kernels until one measurement
+//!                                      made at least N steps [16M]; 1 for callgrind runs
 //!     --csv FILE                       also write every measurement as CSV
 //!     --no-huge-pages                  do not madvise the data for transparent huge pages
 //!
@@ -30,7 +32,9 @@ use memcoro::{prefetch, Executor};
 const DEFAULT_SLOTS: &[usize] = &[1, 2, 4, 8, 12, 16, 20, 24, 32, 48, 64];
 /// Cache-resident runs repeat the kernel until it did about this many steps,
 /// so that each measurement lasts tens of milliseconds.
-const STEPS_PER_MEASUREMENT: usize = 16 << 20;
+const DEFAULT_MIN_STEPS: usize = 16 << 20;
+/// Queries per binary search or hash measurement (before repetition).
+const QUERY_STEPS: usize = 16 << 20;
 
 struct Options {
     workloads: Vec<String>,
@@ -40,12 +44,13 @@ struct Options {
     repeats: usize,
     csv: Option<String>,
     huge_pages: bool,
+    min_steps: usize,
 }
 
 fn usage(message: &str) -> ! {
     eprintln!("bench: {}", message);
     eprintln!("usage: bench [--workloads chase,bsearch,hash] [--sizes 512K,1G] [--slots 1,2,4,...]");
-    eprintln!("             [--variants serial,exec-serial,hand,interleave] [--repeats N] [--csv FILE] [--no-huge-pages]");
+    eprintln!("             [--variants serial,exec-serial,hand,interleave] [--repeats N] [--min-steps N] [--csv FILE] [--no-huge-pages]");
     process::exit(2);
 }
 
@@ -80,6 +85,7 @@ fn parse_options() -> Options {
         repeats: 3,
         csv: None,
         huge_pages: true,
+        min_steps: DEFAULT_MIN_STEPS,
     };
     let mut args = env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -117,6 +123,7 @@ fn parse_options() -> Options {
                 }
             }
             "--csv" => options.csv = Some(value),
+            "--min-steps" => options.min_steps = parse_size(&value),
             _ => usage(&format!("unknown option '{}'", flag)),
         }
     }
@@ -324,7 +331,7 @@ impl Search {
             *key = 2 * i as u64 + 1;
         }
         let levels = usize::BITS as usize - count.leading_zeros() as usize;
-        let queries = (STEPS_PER_MEASUREMENT / 8 / levels).clamp(1 << 12, 1 << 18);
+        let queries = (QUERY_STEPS / 8 / levels).clamp(1 << 12, 1 << 18);
         let mut rng = Rng(7);
         let queries = (0..queries).map(|_| rng.below(2 * count + 2) as u64).collect();
         Search { keys, queries }
@@ -404,7 +411,7 @@ impl Hash {
         for i in 0..present {
             table.insert(key_of(i), i as u64 + 1);
         }
-        let queries = (STEPS_PER_MEASUREMENT / 4).clamp(1 << 12, 1 << 21);
+        let queries = (QUERY_STEPS / 4).clamp(1 << 12, 1 << 21);
         let mut rng = Rng(9);
         table.queries = (0..queries).map(|_| key_of(rng.below(2 * present))).collect();
         table
@@ -477,8 +484,12 @@ trait Kernel {
     fn steps(&self) -> usize;
     fn serial(&self) -> u64;
     fn run(&self, executor: Executor) -> u64;
+    /// The hand-written interleaving, for kernels that have one.
     fn hand(&self, _slots: usize) -> Option<u64> {
         None
+    }
+    fn has_hand(&self) -> bool {
+        false
     }
 }
 
@@ -494,6 +505,9 @@ impl Kernel for Chase {
     }
     fn hand(&self, slots: usize) -> Option<u64> {
         Some(Chase::hand(self, slots))
+    }
+    fn has_hand(&self) -> bool {
+        true
     }
 }
 
@@ -555,7 +569,7 @@ fn human(bytes: usize) -> String {
 
 fn bench(kernel: &dyn Kernel, workload: &str, bytes: usize, options: &Options, rows: &mut Vec<Row>) {
     let steps = kernel.steps();
-    let passes = (STEPS_PER_MEASUREMENT / steps).max(1);
+    let passes = (options.min_steps / steps).max(1);
     let wants = |v: &str| options.variants.iter().any(|w| w == v);
     for repeat in 0..options.repeats {
         let (serial_seconds, expected) = measure(passes, || kernel.serial());
@@ -574,7 +588,7 @@ fn bench(kernel: &dyn Kernel, workload: &str, bytes: usize, options: &Options, r
             check("exec-serial", 1, measure(passes, || kernel.run(Executor::serial())));
         }
         for &slots in &options.slots {
-            if wants("hand") && kernel.hand(1).is_some() {
+            if wants("hand") && kernel.has_hand() {
                 check("hand", slots, measure(passes, || kernel.hand(slots).unwrap_or(0)));
             }
             if wants("interleave") {

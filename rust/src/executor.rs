@@ -282,11 +282,13 @@ where
             // SAFETY: the future is not moved until it is dropped, see above;
             // it is replaced only through `Pin::set`, which drops it in place.
             let mut future = unsafe { Pin::new_unchecked(&mut slot.future) };
-            let polled = match future.as_mut().as_pin_mut() {
-                Some(running) => running.poll(&mut cx),
-                None => continue,
-            };
-            if let Poll::Ready(output) = polled {
+            // A refilled slot runs its new task at once, so the task's first
+            // prefetch is issued in this turn rather than a whole round later.
+            while let Some(running) = future.as_mut().as_pin_mut() {
+                let output = match running.poll(&mut cx) {
+                    Poll::Pending => break,
+                    Poll::Ready(output) => output,
+                };
                 sink(slot.index, output);
                 match items.next() {
                     Some(item) => {
@@ -297,6 +299,7 @@ where
                     None => {
                         future.set(None);
                         live -= 1;
+                        break;
                     }
                 }
             }

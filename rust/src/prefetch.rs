@@ -25,9 +25,12 @@ pub const CACHE_LINE: usize = 64;
 #[derive(Debug)]
 #[must_use = "futures do nothing unless awaited"]
 pub struct Prefetch {
+    /// Address of the first line to prefetch.
     first_line: usize,
-    lines: usize,
-    issued: bool,
+    /// One past the last line to prefetch; 0 once the prefetch was issued.
+    /// Two fields rather than three: each is a store into the task's frame at
+    /// every suspension.
+    end: usize,
 }
 
 /// Prefetches the cache lines holding `value`, then yields once.
@@ -51,20 +54,23 @@ pub struct Prefetch {
 #[inline(always)]
 pub fn prefetch<T: ?Sized>(value: &T) -> Prefetch {
     let start = value as *const T as *const u8 as usize;
+    let first_line = start & !(CACHE_LINE - 1);
+    let lines = lines_spanned(start, mem::size_of_val(value), mem::align_of_val(value));
     Prefetch {
-        first_line: start & !(CACHE_LINE - 1),
-        lines: lines_spanned(start, mem::size_of_val(value), mem::align_of_val(value)),
-        issued: false,
+        first_line,
+        // At least one line (see `lines_spanned`), so `end` is never 0.
+        end: first_line + lines * CACHE_LINE,
     }
 }
 
-/// How many cache lines `size` bytes at `start` touch. For a sized type the
+/// How many cache lines `size` bytes at `start` touch, at least one (a
+/// zero-sized value still yields, like any other prefetch). For a sized type the
 /// alignment alone decides, so the count is a compile-time constant and the
 /// prefetch loop unrolls to exactly the instructions needed.
 #[inline(always)]
 fn lines_spanned(start: usize, size: usize, align: usize) -> usize {
     if size == 0 {
-        0
+        1
     } else if align % CACHE_LINE == 0 {
         (size + CACHE_LINE - 1) / CACHE_LINE
     } else if size <= align {
@@ -106,13 +112,18 @@ impl Future for Prefetch {
 
     #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.issued || runs_serially(cx) {
+        if self.end == 0 || runs_serially(cx) {
             return Poll::Ready(());
         }
-        for line in 0..self.lines {
-            prefetch_line((self.first_line + line * CACHE_LINE) as *const u8);
+        // Most prefetches are of one line: test for that first, so the common
+        // case is one compare instead of a loop.
+        prefetch_line(self.first_line as *const u8);
+        let mut line = self.first_line + CACHE_LINE;
+        while line < self.end {
+            prefetch_line(line as *const u8);
+            line += CACHE_LINE;
         }
-        self.issued = true;
+        self.end = 0;
         Poll::Pending
     }
 }
@@ -157,5 +168,24 @@ impl Future for YieldNow {
         }
         self.yielded = true;
         Poll::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lines_spanned;
+
+    #[test]
+    fn lines_spanned_counts_every_touched_line() {
+        // Sized types: alignment decides.
+        assert_eq!(lines_spanned(0x1000, 64, 64), 1);
+        assert_eq!(lines_spanned(0x1000, 192, 64), 3);
+        assert_eq!(lines_spanned(0x1038, 8, 8), 1);
+        assert_eq!(lines_spanned(0x1000, 0, 1), 1);
+        // Byte-aligned ranges: the addresses decide.
+        assert_eq!(lines_spanned(0x103f, 2, 1), 2);
+        assert_eq!(lines_spanned(0x1000, 64, 1), 1);
+        assert_eq!(lines_spanned(0x1001, 64, 1), 2);
+        assert_eq!(lines_spanned(0x1010, 16 * 10, 8), 3);
     }
 }
