@@ -249,10 +249,10 @@ impl Chase {
             |&head| async move {
                 let (mut at, mut sum) = (head, 0u64);
                 for _ in 0..steps {
-                    prefetch(&cells[at]).await;
-                    let next = cells[at].next;
-                    sum = sum.wrapping_add(next);
-                    at = next as usize;
+                    let cell = &cells[at];
+                    prefetch(cell).await;
+                    sum = sum.wrapping_add(cell.next);
+                    at = cell.next as usize;
                 }
                 sum
             },
@@ -384,6 +384,9 @@ impl Search {
 
 // ---------------------------------------------------------------- hash probing
 
+/// Aligned to its size, so a bucket never straddles two lines and the
+/// prefetch of one compiles to a single instruction.
+#[repr(C, align(16))]
 #[derive(Clone, Copy)]
 struct Bucket {
     key: u64,

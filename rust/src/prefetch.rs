@@ -25,12 +25,12 @@ pub const CACHE_LINE: usize = 64;
 #[derive(Debug)]
 #[must_use = "futures do nothing unless awaited"]
 pub struct Prefetch {
-    /// Address of the first line to prefetch.
-    first_line: usize,
-    /// One past the last line to prefetch; 0 once the prefetch was issued.
-    /// Two fields rather than three: each is a store into the task's frame at
-    /// every suspension.
-    end: usize,
+    /// Address of the first byte to prefetch.
+    start: usize,
+    /// Cache lines to prefetch from `start` on; 0 once they were issued.
+    /// For a sized type it is a compile-time constant, so the first poll
+    /// compiles to exactly one `prefetcht0` per line and no test.
+    lines: usize,
 }
 
 /// Prefetches the cache lines holding `value`, then yields once.
@@ -54,12 +54,9 @@ pub struct Prefetch {
 #[inline(always)]
 pub fn prefetch<T: ?Sized>(value: &T) -> Prefetch {
     let start = value as *const T as *const u8 as usize;
-    let first_line = start & !(CACHE_LINE - 1);
-    let lines = lines_spanned(start, mem::size_of_val(value), mem::align_of_val(value));
     Prefetch {
-        first_line,
-        // At least one line (see `lines_spanned`), so `end` is never 0.
-        end: first_line + lines * CACHE_LINE,
+        start,
+        lines: lines_spanned(start, mem::size_of_val(value), mem::align_of_val(value)),
     }
 }
 
@@ -112,18 +109,16 @@ impl Future for Prefetch {
 
     #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.end == 0 || runs_serially(cx) {
+        if self.lines == 0 || runs_serially(cx) {
             return Poll::Ready(());
         }
-        // Most prefetches are of one line: test for that first, so the common
-        // case is one compare instead of a loop.
-        prefetch_line(self.first_line as *const u8);
-        let mut line = self.first_line + CACHE_LINE;
-        while line < self.end {
-            prefetch_line(line as *const u8);
-            line += CACHE_LINE;
+        // An address inside each line will do: `start + 64 * i` lies in the
+        // i-th line of the range whatever the alignment of `start`.
+        prefetch_line(self.start as *const u8);
+        for line in 1..self.lines {
+            prefetch_line((self.start + line * CACHE_LINE) as *const u8);
         }
-        self.end = 0;
+        self.lines = 0;
         Poll::Pending
     }
 }
