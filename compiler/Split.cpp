@@ -128,8 +128,9 @@ Value *pointerOf(Instruction *I) {
 class LoopSplitter {
 public:
   LoopSplitter(Function &F, Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-               AssumptionCache &AC, OptimizationRemarkEmitter &ORE, const RemoteAccessInfo &RAI)
-      : F(F), L(L), LI(LI), DT(DT), SE(SE), AC(AC), ORE(ORE), RAI(RAI),
+               AssumptionCache &AC, OptimizationRemarkEmitter &ORE, const RemoteAccessInfo &RAI,
+               bool HasTwin)
+      : F(F), L(L), LI(LI), DT(DT), SE(SE), AC(AC), ORE(ORE), RAI(RAI), HasTwin(HasTwin),
         DL(F.getParent()->getDataLayout()), Ctx(F.getContext()),
         I64(Type::getInt64Ty(Ctx)), I32(Type::getInt32Ty(Ctx)) {}
 
@@ -163,6 +164,10 @@ private:
   AssumptionCache &AC;
   OptimizationRemarkEmitter &ORE;
   const RemoteAccessInfo &RAI;
+  /// Another copy of the same marked loop exists (loop versioning or
+  /// unswitching made it); a copy without remote accesses is then the
+  /// cache-resident special case and not worth a remark.
+  bool HasTwin;
   const DataLayout &DL;
   LLVMContext &Ctx;
   Type *I64;
@@ -457,6 +462,10 @@ bool LoopSplitter::makeAvailableAt(Value *V, Instruction *At, unsigned Depth) {
 bool LoopSplitter::planSuspensions() {
   const auto *Remote = RAI.lookup(&L);
   if (!Remote || Remote->empty()) {
+    if (HasTwin) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: a copy of a marked loop without remote accesses stays serial\n");
+      return false;
+    }
     reject("NoSuspension",
            "no access in the loop looks long-latency: name the far data in remote(...), type it "
            "__remote, or index it through a loaded value");
@@ -877,13 +886,18 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
   while (true) {
     auto &LI = FAM.getResult<LoopAnalysis>(F);
     Loop *Target = nullptr;
+    DenseMap<Metadata *, unsigned> CopiesOfId;
     for (Loop *L : LI.getLoopsInPreorder())
       if (getMarkedParallelism(*L)) {
-        Target = L;
-        break;
+        if (!Target)
+          Target = L;
+        if (const MDOperand *Id = findStringMetadataForLoop(L, LoopIdMD).value_or(nullptr))
+          ++CopiesOfId[Id->get()];
       }
     if (!Target)
       break;
+    const MDOperand *TargetId = findStringMetadataForLoop(Target, LoopIdMD).value_or(nullptr);
+    bool HasTwin = TargetId && CopiesOfId[TargetId->get()] > 1;
 
     // Whatever happens next, the loop reached memcoro-split.
     Module &M = *F.getParent();
@@ -901,7 +915,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (Reshaped)
       SE.forgetLoop(Target);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
-    LoopSplitter Splitter(F, *Target, LI, DT, SE, AC, ORE, RAI);
+    LoopSplitter Splitter(F, *Target, LI, DT, SE, AC, ORE, RAI, HasTwin);
     if (!Splitter.run()) {
       // Left serial: drop the markers so that the loop optimises as usual.
       for (CallInst *Marker : getRemoteBaseCalls(*Target))
