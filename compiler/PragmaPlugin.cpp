@@ -237,9 +237,8 @@ private:
         diag(Tok.getLocation(), State->Ids.ExpectedLParen) << Name;
         return false;
       }
-      SourceLocation LParenLoc = Tok.getLocation();
-      bool Ok = IsParallel ? parseParallel(PP, Tok, C, LParenLoc)
-                           : parseRemote(PP, Tok, C);
+      bool Ok =
+          IsParallel ? parseParallel(PP, Tok, C) : parseRemote(PP, Tok, C);
       if (!Ok)
         return false;
       PP.Lex(Tok);
@@ -252,8 +251,7 @@ private:
 
   /// Collects the tokens between the parentheses of parallel(...), leaving
   /// Tok at the closing one.
-  bool parseParallel(Preprocessor &PP, Token &Tok, Clauses &C,
-                     SourceLocation LParenLoc) {
+  bool parseParallel(Preprocessor &PP, Token &Tok, Clauses &C) {
     unsigned Depth = 0;
     for (PP.Lex(Tok); !(Depth == 0 && Tok.is(tok::r_paren)); PP.Lex(Tok)) {
       if (Tok.is(tok::eod)) {
@@ -318,10 +316,15 @@ public:
     do
       PP.Lex(Tok);
     while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
-    // Only ever entered by MemcoroPragmaHandler; anything else is ignored.
-    if (State->Pending.empty())
+    // Only ever entered by MemcoroPragmaHandler, with the location of its
+    // pragma; anything else is ignored.
+    auto It = llvm::find_if(State->Pending, [&](const Clauses &P) {
+      return P.PragmaLoc == Introducer.Loc;
+    });
+    if (It == State->Pending.end())
       return;
-    Clauses C = State->Pending.pop_back_val();
+    Clauses C = std::move(*It);
+    State->Pending.erase(It);
     llvm::SmallVector<Token, 32> Head;
     if (!lexLoopHead(PP, C.PragmaLoc, Head))
       return;
