@@ -36,6 +36,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
@@ -192,6 +193,7 @@ public:
       return;
     }
     State->Pending.push_back(std::move(C));
+    quietOldStyleCasts(PP, Introducer.Loc, Tok.getLocation());
     auto Toks = std::make_unique<Token[]>(4);
     Toks[0] = bareToken(tok::identifier, Introducer.Loc);
     Toks[0].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
@@ -208,6 +210,27 @@ private:
 
   DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
     return State->report(Loc, Id);
+  }
+
+  /// The marker's C-style casts all sit at locations within the pragma (or
+  /// within the macro invocation that produced a _Pragma); a C++ user with
+  /// -Wold-style-cast should not hear about them. The same as
+  /// `#pragma clang diagnostic push/ignored/pop` around that text.
+  static void quietOldStyleCasts(Preprocessor &PP, SourceLocation PragmaLoc,
+                                 SourceLocation EodLoc) {
+    if (!PP.getLangOpts().CPlusPlus)
+      return;
+    SourceManager &SM = PP.getSourceManager();
+    SourceLocation Begin = SM.getExpansionRange(PragmaLoc).getBegin();
+    SourceLocation End = Lexer::getLocForEndOfToken(
+        SM.getExpansionRange(EodLoc).getEnd(), 0, SM, PP.getLangOpts());
+    if (Begin.isInvalid() || End.isInvalid() ||
+        SM.getFileID(Begin) != SM.getFileID(End))
+      return;
+    DiagnosticsEngine &D = PP.getDiagnostics();
+    D.pushMappings(Begin);
+    D.setSeverity(diag::warn_old_style_cast, diag::Severity::Ignored, Begin);
+    D.popMappings(End);
   }
 
   /// Parses `clause clause ...` up to the end of the directive, leaving Tok
