@@ -36,6 +36,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
@@ -113,6 +114,15 @@ struct MemcoroDiags {
   }
 };
 
+/// The clauses of one pragma, as tokens to be re-injected.
+struct Clauses {
+  SourceLocation ParallelLoc; ///< invalid when parallel() is absent
+  llvm::SmallVector<Token, 8> ParallelExpr;
+  SourceLocation RemoteLoc; ///< invalid when remote() is absent
+  llvm::SmallVector<Token, 4> RemoteNames;
+  SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
+};
+
 /// What the pragma handler and the AST checker of one compilation share.
 struct FrontendState {
   explicit FrontendState(DiagnosticsEngine &D) : Diags(D), Ids(D) {}
@@ -122,6 +132,8 @@ struct FrontendState {
   bool Disabled = false;
   /// The parser's Sema while it runs; remote() names are looked up in it.
   Sema *S = nullptr;
+  /// Clauses read by the memcoro handler, waiting for the loop-head handler.
+  llvm::SmallVector<Clauses, 1> Pending;
   /// Lets the AST checker skip translation units without a pragma.
   bool SawPragma = false;
   /// Where the `0` that stands for an absent parallel() was placed; the AST
@@ -129,16 +141,40 @@ struct FrontendState {
   llvm::DenseSet<SourceLocation> AbsentParallel;
   /// What the AST checker already reported (location/diagnostic/arguments).
   llvm::StringSet<> Reported;
+
+  DiagnosticBuilder report(SourceLocation Loc, unsigned Id) {
+    return Diags.Report(Loc, Id);
+  }
 };
 
-/// The clauses of one pragma, as tokens to be re-injected.
-struct Clauses {
-  SourceLocation ParallelLoc; ///< invalid when parallel() is absent
-  llvm::SmallVector<Token, 8> ParallelExpr;
-  SourceLocation RemoteLoc; ///< invalid when remote() is absent
-  llvm::SmallVector<Token, 4> RemoteNames;
-};
+/// A keyword or punctuator is read by its kind: a bare token placed at the
+/// location the marker stands for is enough.
+Token bareToken(tok::TokenKind K, SourceLocation Loc) {
+  Token T;
+  T.startToken();
+  T.setKind(K);
+  T.setLocation(Loc);
+  return T;
+}
 
+/// A literal needs real spelling, which the parser reads back: it gets its
+/// own scratch location, expanded at Loc.
+Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
+              SourceLocation Loc) {
+  Token T;
+  T.startToken();
+  T.setKind(K);
+  PP.CreateString(Spelling, T, Loc, Loc);
+  return T;
+}
+
+/// Reads `#pragma memcoro CLAUSES` up to the end of the directive, and
+/// hands the loop that follows to LoopHeadHandler through an internal
+/// `_Pragma("__memcoro_loop")`. Reading past the end of the directive right
+/// here would run the file's lexer to the next tokens while that lexer is
+/// still in the middle of the directive; at the end of a file it is then
+/// destroyed under its own feet. The re-entered _Pragma runs after the
+/// directive is done, from a token stream, where lexing on is safe.
 class MemcoroPragmaHandler : public PragmaHandler {
 public:
   explicit MemcoroPragmaHandler(std::shared_ptr<FrontendState> State)
@@ -148,6 +184,7 @@ public:
                     Token &FirstToken) override {
     State->SawPragma = true;
     Clauses C;
+    C.PragmaLoc = Introducer.Loc;
     Token Tok;
     PP.Lex(Tok);
     if (!parseClauses(PP, Tok, C)) {
@@ -155,28 +192,45 @@ public:
         PP.Lex(Tok);
       return;
     }
-    // Past the end of the directive now: the tokens of the statement that
-    // follows. For _Pragma in a macro this pops the pragma's own lexer and
-    // continues in the macro expansion, which is what we want.
-    llvm::SmallVector<Token, 32> Head;
-    if (!lexLoopHead(PP, Introducer.Loc, Head))
-      return;
-    bool NamesOk = checkRemoteNames(C, Head);
-    if (NamesOk)
-      appendMarker(PP, Introducer.Loc, C, Head);
-    auto Toks = std::make_unique<Token[]>(Head.size());
-    std::copy(Head.begin(), Head.end(), Toks.get());
-    // The head's tokens are already macro-expanded, and the marker's must
-    // not be expanded at all.
-    PP.EnterTokenStream(std::move(Toks), Head.size(),
-                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+    State->Pending.push_back(std::move(C));
+    quietOldStyleCasts(PP, Introducer.Loc, Tok.getLocation());
+    auto Toks = std::make_unique<Token[]>(4);
+    Toks[0] = bareToken(tok::identifier, Introducer.Loc);
+    Toks[0].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
+    Toks[1] = bareToken(tok::l_paren, Introducer.Loc);
+    Toks[2] =
+        literal(PP, "\"__memcoro_loop\"", tok::string_literal, Introducer.Loc);
+    Toks[3] = bareToken(tok::r_paren, Introducer.Loc);
+    PP.EnterTokenStream(std::move(Toks), 4, /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
   }
 
 private:
   std::shared_ptr<FrontendState> State;
 
   DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
-    return State->Diags.Report(Loc, Id);
+    return State->report(Loc, Id);
+  }
+
+  /// The marker's C-style casts all sit at locations within the pragma (or
+  /// within the macro invocation that produced a _Pragma); a C++ user with
+  /// -Wold-style-cast should not hear about them. The same as
+  /// `#pragma clang diagnostic push/ignored/pop` around that text.
+  static void quietOldStyleCasts(Preprocessor &PP, SourceLocation PragmaLoc,
+                                 SourceLocation EodLoc) {
+    if (!PP.getLangOpts().CPlusPlus)
+      return;
+    SourceManager &SM = PP.getSourceManager();
+    SourceLocation Begin = SM.getExpansionRange(PragmaLoc).getBegin();
+    SourceLocation End = Lexer::getLocForEndOfToken(
+        SM.getExpansionRange(EodLoc).getEnd(), 0, SM, PP.getLangOpts());
+    if (Begin.isInvalid() || End.isInvalid() ||
+        SM.getFileID(Begin) != SM.getFileID(End))
+      return;
+    DiagnosticsEngine &D = PP.getDiagnostics();
+    D.pushMappings(Begin);
+    D.setSeverity(diag::warn_old_style_cast, diag::Severity::Ignored, Begin);
+    D.popMappings(End);
   }
 
   /// Parses `clause clause ...` up to the end of the directive, leaving Tok
@@ -206,9 +260,8 @@ private:
         diag(Tok.getLocation(), State->Ids.ExpectedLParen) << Name;
         return false;
       }
-      SourceLocation LParenLoc = Tok.getLocation();
-      bool Ok = IsParallel ? parseParallel(PP, Tok, C, LParenLoc)
-                           : parseRemote(PP, Tok, C);
+      bool Ok =
+          IsParallel ? parseParallel(PP, Tok, C) : parseRemote(PP, Tok, C);
       if (!Ok)
         return false;
       PP.Lex(Tok);
@@ -221,8 +274,7 @@ private:
 
   /// Collects the tokens between the parentheses of parallel(...), leaving
   /// Tok at the closing one.
-  bool parseParallel(Preprocessor &PP, Token &Tok, Clauses &C,
-                     SourceLocation LParenLoc) {
+  bool parseParallel(Preprocessor &PP, Token &Tok, Clauses &C) {
     unsigned Depth = 0;
     for (PP.Lex(Tok); !(Depth == 0 && Tok.is(tok::r_paren)); PP.Lex(Tok)) {
       if (Tok.is(tok::eod)) {
@@ -271,15 +323,55 @@ private:
       }
     }
   }
+};
+
+/// Runs on the internal `_Pragma("__memcoro_loop")` that MemcoroPragmaHandler
+/// leaves behind: lexes the `for ( ... )` that follows, checks the remote()
+/// names in the parser's scope, and re-injects the head with the marker.
+class LoopHeadHandler : public PragmaHandler {
+public:
+  explicit LoopHeadHandler(std::shared_ptr<FrontendState> State)
+      : PragmaHandler("__memcoro_loop"), State(std::move(State)) {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+    // Only ever entered by MemcoroPragmaHandler, with the location of its
+    // pragma; anything else is ignored.
+    auto It = llvm::find_if(State->Pending, [&](const Clauses &P) {
+      return P.PragmaLoc == Introducer.Loc;
+    });
+    if (It == State->Pending.end())
+      return;
+    Clauses C = std::move(*It);
+    State->Pending.erase(It);
+    llvm::SmallVector<Token, 32> Head;
+    if (!lexLoopHead(PP, C.PragmaLoc, Head))
+      return;
+    if (checkRemoteNames(C, Head))
+      appendMarker(PP, C.PragmaLoc, C, Head);
+    auto Toks = std::make_unique<Token[]>(Head.size());
+    std::copy(Head.begin(), Head.end(), Toks.get());
+    // The head's tokens are already macro-expanded, and the marker's must
+    // not be expanded at all.
+    PP.EnterTokenStream(std::move(Toks), Head.size(),
+                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+  }
+
+private:
+  std::shared_ptr<FrontendState> State;
+
+  DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
+    return State->report(Loc, Id);
+  }
 
   /// Lexes `for ( ... )` into Head. Returns false, with every lexed token
   /// handed back to the parser, when the pragma is not followed by one.
   bool lexLoopHead(Preprocessor &PP, SourceLocation PragmaLoc,
                    llvm::SmallVectorImpl<Token> &Head) {
-    if (!nextTokenIsInSameFile(PP, PragmaLoc)) {
-      diag(PragmaLoc, State->Ids.NotFor);
-      return false;
-    }
     Token Tok;
     PP.Lex(Tok);
     if (Tok.isNot(tok::kw_for)) {
@@ -290,17 +382,13 @@ private:
       return false;
     }
     Head.push_back(Tok);
-    // Anything but a complete `for (...)` is the parser's to diagnose, as
-    // written; an unterminated head at the end of the file is left unlexed.
-    if (!nextTokenIsInSameFile(PP, PragmaLoc))
-      return reinject(PP, Head);
     PP.Lex(Tok);
     Head.push_back(Tok);
+    // Anything but a complete `for (...)` is the parser's to diagnose, as
+    // written.
     if (Tok.isNot(tok::l_paren))
       return reinject(PP, Head);
-    for (unsigned Depth = 1; Depth != 0;) {
-      if (!nextTokenIsInSameFile(PP, PragmaLoc))
-        return reinject(PP, Head);
+    for (unsigned Depth = 1; Depth != 0 && Tok.isNot(tok::eof);) {
       PP.Lex(Tok);
       Head.push_back(Tok);
       if (Tok.is(tok::l_paren))
@@ -308,58 +396,9 @@ private:
       else if (Tok.is(tok::r_paren))
         --Depth;
     }
+    if (Tok.is(tok::eof))
+      return reinject(PP, Head);
     return true;
-  }
-
-  /// Whether the next PP.Lex stays inside the file that holds the pragma.
-  /// The handler runs inside that file's lexer, so lexing past the file's
-  /// end would destroy the lexer under its own feet (and an eof token cannot
-  /// be handed back): the rest of the file is checked raw first.
-  static bool nextTokenIsInSameFile(Preprocessor &PP,
-                                    SourceLocation PragmaLoc) {
-    auto *L = static_cast<Lexer *>(PP.getCurrentLexer());
-    if (!L)
-      return true; // a macro expansion: its end is harmless
-    if (!L->isPragmaLexer())
-      return fileHasTokenAfter(PP, L->getSourceLocation(L->getBufferLocation()),
-                               /*Skip=*/0);
-    // The end of a _Pragma string: lexing goes on in whatever held the
-    // _Pragma, a macro (harmless) or the file right after `_Pragma("...")`.
-    if (PragmaLoc.isMacroID())
-      return true;
-    return fileHasTokenAfter(PP, PragmaLoc, /*Skip=*/4);
-  }
-
-  /// Raw-lexes the file from Loc, skips Skip tokens, and says whether a
-  /// token other than a preprocessor directive follows before the end.
-  static bool fileHasTokenAfter(Preprocessor &PP, SourceLocation Loc,
-                                unsigned Skip) {
-    SourceManager &SM = PP.getSourceManager();
-    auto [FID, Offset] = SM.getDecomposedLoc(Loc);
-    bool Invalid = false;
-    StringRef Buf = SM.getBufferData(FID, &Invalid);
-    if (Invalid)
-      return false;
-    Lexer Raw(SM.getLocForStartOfFile(FID), PP.getLangOpts(), Buf.begin(),
-              Buf.begin() + Offset, Buf.end());
-    Token T;
-    bool AtEnd = Raw.LexFromRawLexer(T);
-    while (T.isNot(tok::eof)) {
-      if (T.is(tok::hash) && T.isAtStartOfLine()) {
-        // A directive line (escaped newlines included) yields no token.
-        do
-          AtEnd = Raw.LexFromRawLexer(T);
-        while (T.isNot(tok::eof) && !T.isAtStartOfLine());
-        continue;
-      }
-      if (Skip == 0)
-        return true;
-      --Skip;
-      if (AtEnd)
-        break;
-      AtEnd = Raw.LexFromRawLexer(T);
-    }
-    return false;
   }
 
   bool reinject(Preprocessor &PP, llvm::ArrayRef<Token> Toks) {
@@ -432,14 +471,8 @@ private:
   /// loop head (see the banner for the exact shape).
   void appendMarker(Preprocessor &PP, SourceLocation PragmaLoc,
                     const Clauses &C, llvm::SmallVectorImpl<Token> &Out) {
-    // Keywords and punctuation are read by kind, so a bare token placed at
-    // the location the marker stands for is enough.
     auto Punct = [&](tok::TokenKind K, SourceLocation Loc) {
-      Token T;
-      T.startToken();
-      T.setKind(K);
-      T.setLocation(Loc);
-      Out.push_back(T);
+      Out.push_back(bareToken(K, Loc));
     };
     auto Word = [&](StringRef Spelling, SourceLocation Loc) {
       IdentifierInfo *II = PP.getIdentifierInfo(Spelling);
@@ -494,17 +527,6 @@ private:
     Punct(tok::l_brace, PragmaLoc);
     Punct(tok::r_brace, PragmaLoc);
     Word("else", PragmaLoc);
-  }
-
-  /// A literal needs real spelling, which the parser reads back: it gets
-  /// its own scratch location, expanded at Loc.
-  static Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
-                       SourceLocation Loc) {
-    Token T;
-    T.startToken();
-    T.setKind(K);
-    PP.CreateString(Spelling, T, Loc, Loc);
-    return T;
   }
 };
 
@@ -678,6 +700,7 @@ public:
     auto State = std::make_shared<FrontendState>(CI.getDiagnostics());
     State->Disabled = Disabled;
     CI.getPreprocessor().AddPragmaHandler(new MemcoroPragmaHandler(State));
+    CI.getPreprocessor().AddPragmaHandler(new LoopHeadHandler(State));
     return std::make_unique<MemcoroConsumer>(State);
   }
 

@@ -36,3 +36,24 @@ long use_table(Table &t, const int *idx) { return t.sum(idx, 4); }
 // CHECK-NEXT: call i32 @llvm.annotation.i32.p0(i32 32, ptr @[[LOOP]], ptr @{{[^,]+}}, i32 26)
 // CHECK-NOT: llvm.annotation
 // CHECK: ret i64
+
+// A constexpr call for N reaches IR as a constant, also in a lambda inside a
+// member function defined in its class (its body is parsed after the class).
+constexpr int twice(int k) { return 2 * k; }
+struct Walker {
+  long *base_;
+  long walk(int n) {
+    long s = 0;
+    auto step = [&](int m) {
+#pragma memcoro parallel(twice(5)) remote(base_)
+      for (int i = 0; i < m; i++)
+        s += base_[i];
+    };
+    step(n);
+    return s;
+  }
+};
+long use_walker(Walker &w) { return w.walk(3); }
+// CHECK-LABEL: define {{.*}}@_ZZN6Walker4walkEiENKUliE_clEi(
+// CHECK: call i64 @llvm.annotation.i64.p0(
+// CHECK-NEXT: call i32 @llvm.annotation.i32.p0(i32 10, ptr @[[LOOP]]
