@@ -33,7 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CHAN_MAGIC = 0x6368616e, CHAN_DEAD = 0xdeadc4a7 };
+enum {
+  CHAN_MAGIC = 0x6368616e,
+  CHAN_DEAD = 0xdeadc4a7,
+  /* Retries before parking when nothing else could run meanwhile: about a
+   * microsecond, a few times what a peer on another core needs per message. */
+  SPINS_BEFORE_PARK = 100,
+};
 
 /* wait_state: bit 0 closed, then two counters of parked parties. */
 #define WAIT_CLOSED ((uint64_t)1)
@@ -285,6 +291,28 @@ static inline bool ring_pop(memcoro_chan *ch, void *out) {
   __builtin_unreachable();
 }
 
+static bool spin_push(memcoro_chan *ch, const void *elem) {
+  for (int i = 0; i < SPINS_BEFORE_PARK && memcoro_spinning_pays(); ++i) {
+    memcoro_cpu_relax();
+    if (atomic_load_explicit(&ch->wait_state, memory_order_relaxed) & WAIT_CLOSED)
+      return false;
+    if (ring_push(ch, elem))
+      return true;
+  }
+  return false;
+}
+
+static bool spin_pop(memcoro_chan *ch, void *out) {
+  for (int i = 0; i < SPINS_BEFORE_PARK && memcoro_spinning_pays(); ++i) {
+    memcoro_cpu_relax();
+    if (atomic_load_explicit(&ch->wait_state, memory_order_relaxed) & WAIT_CLOSED)
+      return false;
+    if (ring_pop(ch, out))
+      return true;
+  }
+  return false;
+}
+
 /* ---- wait lists ------------------------------------------------------------ */
 
 /* A waiter taken off its list has prev pointing at itself, so that its owner
@@ -480,7 +508,7 @@ memcoro_chan_status memcoro_chan_send(memcoro_chan *ch, const void *elem, size_t
   for (;;) {
     if (atomic_load_explicit(&ch->wait_state, memory_order_relaxed) & WAIT_CLOSED)
       return MEMCORO_CHAN_CLOSED;
-    if (ring_push(ch, elem))
+    if (ring_push(ch, elem) || spin_push(ch, elem))
       break;
     memcoro_waiter w;
     uint64_t before = register_waiter(ch, &ch->send_waiters, &w, WAIT_SEND_ONE);
@@ -502,7 +530,7 @@ memcoro_chan_status memcoro_chan_recv(memcoro_chan *ch, void *out, size_t elem_s
   if (ch->check_owners && single_receiver(ch))
     check_owner(ch, &ch->receiver, "receiver");
   for (;;) {
-    if (ring_pop(ch, out))
+    if (ring_pop(ch, out) || spin_pop(ch, out))
       break;
     /* acquire: every send that returned before the close is visible now, so
      * one more try drains it. */
