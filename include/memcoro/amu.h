@@ -31,6 +31,7 @@
 #ifndef MEMCORO_AMU_H
 #define MEMCORO_AMU_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -175,8 +176,8 @@ struct memcoro_amu__request {
   uint8_t kind;
   uint8_t lane; /* MEMCORO_AMU__LANES: in the heap */
 };
-_Static_assert(MEMCORO_AMU_MAX_BYTES <= UINT16_MAX, "bytes field too narrow");
-_Static_assert(sizeof(struct memcoro_amu__request) == 32, "two requests per cache line");
+static_assert(MEMCORO_AMU_MAX_BYTES <= UINT16_MAX, "bytes field too narrow");
+static_assert(sizeof(struct memcoro_amu__request) == 32, "two requests per cache line");
 
 struct memcoro_amu__id {
   uint32_t pending;  /* requests of this id not yet retired */
