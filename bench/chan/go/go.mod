@@ -1,0 +1,3 @@
+module memcoro/bench/chan
+
+go 1.22

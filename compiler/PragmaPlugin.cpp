@@ -1,0 +1,691 @@
+//===- PragmaPlugin.cpp - the #pragma memcoro front end ---------*- C++ -*-===//
+//
+// A Clang plugin (MemcoroPragma.so) that reads
+//
+//   #pragma memcoro parallel(N) remote(p, q)      or   _Pragma("memcoro ...")
+//   for (HEADER) BODY
+//
+// checks it, and leaves a marker inside the loop that survives to IR, where
+// the memcoro-mark pass turns it into loop metadata:
+//
+//   for (HEADER)
+//     if (((void)__builtin_annotation((unsigned long)(p), "memcoro.remote"),
+//          (void)__builtin_annotation((unsigned long)(q), "memcoro.remote"),
+//          (void)__builtin_annotation((int)(N), "memcoro.loop"), 0)) {}
+//     else BODY
+//
+// The `if (...) {} else` goes between the loop head and its body so that the
+// `for` stays the statement after an OpenMP directive and `break`/`continue`
+// stay bound to the loop. Each remote annotation carries the location of its
+// name, the loop annotation that of the pragma; N is `0` when parallel() is
+// absent. With -fplugin-arg-memcoro-disable (what `memcoro-cc -fno-memcoro`
+// passes) every annotation sits inside an unevaluated `sizeof`, so the
+// diagnostics stay the same and no IR is emitted for them.
+//
+// Checked while preprocessing: clause syntax, duplicates, the names in
+// remote() (by lookup in the parser's current scope), the `for`. Checked on
+// the AST, where templates are instantiated: that N is an integer constant
+// expression in 1..1024, and the types of remote() names that were dependent.
+//
+// Run it alone:
+//   clang -fplugin=build/lib/MemcoroPragma.so -Xclang -disable-llvm-passes \
+//         -S -emit-llvm -o - x.c
+//
+//===----------------------------------------------------------------------===//
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Builtins.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Lookup.h"
+#include "clang/Sema/Scope.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <memory>
+#include <optional>
+
+using namespace clang;
+
+namespace {
+
+/// The largest parallel(N) accepted: the coroutine slots of one loop are
+/// allocated on the stack, so N bounds the frame the split loop needs.
+constexpr int64_t MaxParallel = 1024;
+
+/// The strings the marking pass looks for in llvm.annotation calls.
+constexpr llvm::StringLiteral LoopMarker = "memcoro.loop";
+constexpr llvm::StringLiteral RemoteMarker = "memcoro.remote";
+
+/// Every diagnostic memcoro's front end can emit, registered once per
+/// compilation. Messages name the construct in the user's words.
+struct MemcoroDiags {
+  unsigned UnknownClause, ExpectedClause, ExpectedLParen, ExpectedRParen,
+      ExpectedExpr, ParallelComma, ExpectedName, ExpectedCommaOrRParen,
+      DuplicateClause, DuplicateName, PreviousHere, Undeclared, NotPointer,
+      NotVariable, NotFor, OmpFirst, NotInteger, NotConstant, OutOfRange,
+      InInstantiation, UnknownPluginArg;
+
+  explicit MemcoroDiags(DiagnosticsEngine &D) {
+    using L = DiagnosticsEngine::Level;
+    auto Err = [&]<size_t N>(const char(&Msg)[N]) {
+      return D.getCustomDiagID(L::Error, Msg);
+    };
+    auto Note = [&]<size_t N>(const char(&Msg)[N]) {
+      return D.getCustomDiagID(L::Note, Msg);
+    };
+    UnknownClause = Err("unknown clause '%0' in '#pragma memcoro'; expected "
+                        "'parallel' or 'remote'");
+    ExpectedClause = Err("expected a clause ('parallel' or 'remote') in "
+                         "'#pragma memcoro'");
+    ExpectedLParen = Err("expected '(' after '%0' in '#pragma memcoro'");
+    ExpectedRParen = Err("expected ')' to close '%0(' in '#pragma memcoro'");
+    ExpectedExpr = Err("expected an expression in 'parallel()'");
+    ParallelComma = Err("'parallel()' takes one expression, not a list");
+    ExpectedName = Err("expected the name of a pointer or array in 'remote()'");
+    ExpectedCommaOrRParen =
+        Err("expected ',' or ')' after a name in 'remote()'");
+    DuplicateClause = Err("duplicate '%0' clause in '#pragma memcoro'");
+    DuplicateName = Err("'%0' appears twice in 'remote()'");
+    PreviousHere = Note("first given here");
+    Undeclared = Err("use of undeclared identifier '%0' in 'remote()'");
+    NotPointer = Err("'%0' in 'remote()' is not a pointer or array: it has "
+                     "type %1");
+    NotVariable = Err("'%0' in 'remote()' is not a variable; expected a "
+                      "pointer or array");
+    NotFor = Err("'#pragma memcoro' must be followed by a 'for' loop");
+    OmpFirst = Note("put '#pragma memcoro' after the OpenMP directive, right "
+                    "before the 'for'");
+    NotInteger = Err("'parallel()' needs an integer, not an expression of "
+                     "type %0");
+    NotConstant = Err("'parallel()' needs an integer constant expression");
+    OutOfRange = Err("parallel(%0) is out of range: the number of iterations "
+                     "in flight must be in 1..1024");
+    InInstantiation = Note("in instantiation of %0 requested here");
+    UnknownPluginArg = Err("unknown argument '%0' for the memcoro plugin; "
+                           "the only one is 'disable'");
+  }
+};
+
+/// What the pragma handler and the AST checker of one compilation share.
+struct FrontendState {
+  explicit FrontendState(DiagnosticsEngine &D) : Diags(D), Ids(D) {}
+  DiagnosticsEngine &Diags;
+  MemcoroDiags Ids;
+  /// Set by memcoro-cc -fno-memcoro: check everything, emit no marker.
+  bool Disabled = false;
+  /// The parser's Sema while it runs; remote() names are looked up in it.
+  Sema *S = nullptr;
+  /// Lets the AST checker skip translation units without a pragma.
+  bool SawPragma = false;
+  /// Where the `0` that stands for an absent parallel() was placed; the AST
+  /// checker accepts exactly these zeros.
+  llvm::DenseSet<SourceLocation> AbsentParallel;
+  /// What the AST checker already reported (location/diagnostic/arguments).
+  llvm::StringSet<> Reported;
+};
+
+/// The clauses of one pragma, as tokens to be re-injected.
+struct Clauses {
+  SourceLocation ParallelLoc; ///< invalid when parallel() is absent
+  llvm::SmallVector<Token, 8> ParallelExpr;
+  SourceLocation RemoteLoc; ///< invalid when remote() is absent
+  llvm::SmallVector<Token, 4> RemoteNames;
+};
+
+class MemcoroPragmaHandler : public PragmaHandler {
+public:
+  explicit MemcoroPragmaHandler(std::shared_ptr<FrontendState> State)
+      : PragmaHandler("memcoro"), State(std::move(State)) {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    State->SawPragma = true;
+    Clauses C;
+    Token Tok;
+    PP.Lex(Tok);
+    if (!parseClauses(PP, Tok, C)) {
+      while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof))
+        PP.Lex(Tok);
+      return;
+    }
+    // Past the end of the directive now: the tokens of the statement that
+    // follows. For _Pragma in a macro this pops the pragma's own lexer and
+    // continues in the macro expansion, which is what we want.
+    llvm::SmallVector<Token, 32> Head;
+    if (!lexLoopHead(PP, Introducer.Loc, Head))
+      return;
+    bool NamesOk = checkRemoteNames(C, Head);
+    if (NamesOk)
+      appendMarker(PP, Introducer.Loc, C, Head);
+    auto Toks = std::make_unique<Token[]>(Head.size());
+    std::copy(Head.begin(), Head.end(), Toks.get());
+    // The head's tokens are already macro-expanded, and the marker's must
+    // not be expanded at all.
+    PP.EnterTokenStream(std::move(Toks), Head.size(),
+                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+  }
+
+private:
+  std::shared_ptr<FrontendState> State;
+
+  DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
+    return State->Diags.Report(Loc, Id);
+  }
+
+  /// Parses `clause clause ...` up to the end of the directive, leaving Tok
+  /// at eod. Returns false after a diagnostic.
+  bool parseClauses(Preprocessor &PP, Token &Tok, Clauses &C) {
+    while (Tok.isNot(tok::eod)) {
+      if (Tok.isNot(tok::identifier)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedClause);
+        return false;
+      }
+      StringRef Name = Tok.getIdentifierInfo()->getName();
+      SourceLocation NameLoc = Tok.getLocation();
+      bool IsParallel = Name == "parallel";
+      if (!IsParallel && Name != "remote") {
+        diag(NameLoc, State->Ids.UnknownClause) << Name;
+        return false;
+      }
+      SourceLocation &Seen = IsParallel ? C.ParallelLoc : C.RemoteLoc;
+      if (Seen.isValid()) {
+        diag(NameLoc, State->Ids.DuplicateClause) << Name;
+        diag(Seen, State->Ids.PreviousHere);
+        return false;
+      }
+      Seen = NameLoc;
+      PP.Lex(Tok);
+      if (Tok.isNot(tok::l_paren)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedLParen) << Name;
+        return false;
+      }
+      SourceLocation LParenLoc = Tok.getLocation();
+      bool Ok = IsParallel ? parseParallel(PP, Tok, C, LParenLoc)
+                           : parseRemote(PP, Tok, C);
+      if (!Ok)
+        return false;
+      PP.Lex(Tok);
+      // OpenMP habits: a comma between clauses is allowed.
+      if (Tok.is(tok::comma))
+        PP.Lex(Tok);
+    }
+    return true;
+  }
+
+  /// Collects the tokens between the parentheses of parallel(...), leaving
+  /// Tok at the closing one.
+  bool parseParallel(Preprocessor &PP, Token &Tok, Clauses &C,
+                     SourceLocation LParenLoc) {
+    unsigned Depth = 0;
+    for (PP.Lex(Tok); !(Depth == 0 && Tok.is(tok::r_paren)); PP.Lex(Tok)) {
+      if (Tok.is(tok::eod)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedRParen) << "parallel";
+        return false;
+      }
+      if (Depth == 0 && Tok.is(tok::comma)) {
+        diag(Tok.getLocation(), State->Ids.ParallelComma);
+        return false;
+      }
+      if (Tok.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
+        ++Depth;
+      else if (Tok.isOneOf(tok::r_paren, tok::r_square, tok::r_brace) && Depth)
+        --Depth;
+      C.ParallelExpr.push_back(Tok);
+    }
+    if (C.ParallelExpr.empty()) {
+      diag(Tok.getLocation(), State->Ids.ExpectedExpr);
+      return false;
+    }
+    return true;
+  }
+
+  /// Parses `name (, name)*` of remote(...), leaving Tok at the `)`.
+  bool parseRemote(Preprocessor &PP, Token &Tok, Clauses &C) {
+    while (true) {
+      PP.Lex(Tok);
+      if (Tok.isNot(tok::identifier)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedName);
+        return false;
+      }
+      for (const Token &Prev : C.RemoteNames)
+        if (Prev.getIdentifierInfo() == Tok.getIdentifierInfo()) {
+          diag(Tok.getLocation(), State->Ids.DuplicateName)
+              << Tok.getIdentifierInfo()->getName();
+          diag(Prev.getLocation(), State->Ids.PreviousHere);
+          return false;
+        }
+      C.RemoteNames.push_back(Tok);
+      PP.Lex(Tok);
+      if (Tok.is(tok::r_paren))
+        return true;
+      if (Tok.isNot(tok::comma)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedCommaOrRParen);
+        return false;
+      }
+    }
+  }
+
+  /// Lexes `for ( ... )` into Head. Returns false, with every lexed token
+  /// handed back to the parser, when the pragma is not followed by one.
+  bool lexLoopHead(Preprocessor &PP, SourceLocation PragmaLoc,
+                   llvm::SmallVectorImpl<Token> &Head) {
+    if (!nextTokenIsInSameFile(PP, PragmaLoc)) {
+      diag(PragmaLoc, State->Ids.NotFor);
+      return false;
+    }
+    Token Tok;
+    PP.Lex(Tok);
+    if (Tok.isNot(tok::kw_for)) {
+      diag(Tok.is(tok::eof) ? PragmaLoc : Tok.getLocation(), State->Ids.NotFor);
+      if (Tok.is(tok::annot_pragma_openmp))
+        diag(Tok.getLocation(), State->Ids.OmpFirst);
+      PP.EnterToken(Tok, /*IsReinject=*/true);
+      return false;
+    }
+    Head.push_back(Tok);
+    // Anything but a complete `for (...)` is the parser's to diagnose, as
+    // written; an unterminated head at the end of the file is left unlexed.
+    if (!nextTokenIsInSameFile(PP, PragmaLoc))
+      return reinject(PP, Head);
+    PP.Lex(Tok);
+    Head.push_back(Tok);
+    if (Tok.isNot(tok::l_paren))
+      return reinject(PP, Head);
+    for (unsigned Depth = 1; Depth != 0;) {
+      if (!nextTokenIsInSameFile(PP, PragmaLoc))
+        return reinject(PP, Head);
+      PP.Lex(Tok);
+      Head.push_back(Tok);
+      if (Tok.is(tok::l_paren))
+        ++Depth;
+      else if (Tok.is(tok::r_paren))
+        --Depth;
+    }
+    return true;
+  }
+
+  /// Whether the next PP.Lex stays inside the file that holds the pragma.
+  /// The handler runs inside that file's lexer, so lexing past the file's
+  /// end would destroy the lexer under its own feet (and an eof token cannot
+  /// be handed back): the rest of the file is checked raw first.
+  static bool nextTokenIsInSameFile(Preprocessor &PP,
+                                    SourceLocation PragmaLoc) {
+    auto *L = static_cast<Lexer *>(PP.getCurrentLexer());
+    if (!L)
+      return true; // a macro expansion: its end is harmless
+    if (!L->isPragmaLexer())
+      return fileHasTokenAfter(PP, L->getSourceLocation(L->getBufferLocation()),
+                               /*Skip=*/0);
+    // The end of a _Pragma string: lexing goes on in whatever held the
+    // _Pragma, a macro (harmless) or the file right after `_Pragma("...")`.
+    if (PragmaLoc.isMacroID())
+      return true;
+    return fileHasTokenAfter(PP, PragmaLoc, /*Skip=*/4);
+  }
+
+  /// Raw-lexes the file from Loc, skips Skip tokens, and says whether a
+  /// token other than a preprocessor directive follows before the end.
+  static bool fileHasTokenAfter(Preprocessor &PP, SourceLocation Loc,
+                                unsigned Skip) {
+    SourceManager &SM = PP.getSourceManager();
+    auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+    bool Invalid = false;
+    StringRef Buf = SM.getBufferData(FID, &Invalid);
+    if (Invalid)
+      return false;
+    Lexer Raw(SM.getLocForStartOfFile(FID), PP.getLangOpts(), Buf.begin(),
+              Buf.begin() + Offset, Buf.end());
+    Token T;
+    bool AtEnd = Raw.LexFromRawLexer(T);
+    while (T.isNot(tok::eof)) {
+      if (T.is(tok::hash) && T.isAtStartOfLine()) {
+        // A directive line (escaped newlines included) yields no token.
+        do
+          AtEnd = Raw.LexFromRawLexer(T);
+        while (T.isNot(tok::eof) && !T.isAtStartOfLine());
+        continue;
+      }
+      if (Skip == 0)
+        return true;
+      --Skip;
+      if (AtEnd)
+        break;
+      AtEnd = Raw.LexFromRawLexer(T);
+    }
+    return false;
+  }
+
+  bool reinject(Preprocessor &PP, llvm::ArrayRef<Token> Toks) {
+    auto Copy = std::make_unique<Token[]>(Toks.size());
+    std::copy(Toks.begin(), Toks.end(), Copy.get());
+    PP.EnterTokenStream(std::move(Copy), Toks.size(),
+                        /*DisableMacroExpansion=*/true, /*IsReinject=*/true);
+    return false;
+  }
+
+  /// Checks each remote() name against the parser's current scope. A name
+  /// first declared in the loop head is only in scope inside the loop, and a
+  /// dependent type is only known at instantiation: both are left to the AST
+  /// checker, as is everything in a body lexed ahead of parsing.
+  bool checkRemoteNames(const Clauses &C, llvm::ArrayRef<Token> Head) {
+    Sema *S = State->S;
+    if (!S || !inFunctionBody(S->getCurScope()))
+      return true;
+    bool Ok = true;
+    for (const Token &Name : C.RemoteNames) {
+      IdentifierInfo *II = Name.getIdentifierInfo();
+      LookupResult R(*S, DeclarationNameInfo(II, Name.getLocation()),
+                     Sema::LookupOrdinaryName);
+      R.suppressDiagnostics();
+      S->LookupName(R, S->getCurScope());
+      if (R.empty()) {
+        bool InHead = llvm::any_of(
+            Head, [&](const Token &T) { return T.getIdentifierInfo() == II; });
+        if (!InHead) {
+          diag(Name.getLocation(), State->Ids.Undeclared) << II->getName();
+          Ok = false;
+        }
+        continue;
+      }
+      auto *VD =
+          R.isSingleResult()
+              ? dyn_cast<ValueDecl>(R.getFoundDecl()->getUnderlyingDecl())
+              : nullptr;
+      if (!VD || isa<FunctionDecl>(VD)) {
+        diag(Name.getLocation(), State->Ids.NotVariable) << II->getName();
+        Ok = false;
+        continue;
+      }
+      QualType T = VD->getType().getNonReferenceType();
+      if (!T->isDependentType() && !T->isPointerType() && !T->isArrayType()) {
+        diag(Name.getLocation(), State->Ids.NotPointer)
+            << II->getName()
+            << ("'" + T.getAsString(S->getASTContext().getPrintingPolicy()) +
+                "'");
+        Ok = false;
+      }
+    }
+    return Ok;
+  }
+
+  /// The bodies of member functions defined in their class are lexed (and
+  /// so this handler runs) while the class is parsed, but parsed only after
+  /// it: then the scope is the class, and a parameter is not yet visible.
+  static bool inFunctionBody(Scope *Sc) {
+    for (; Sc; Sc = Sc->getParent()) {
+      if (Sc->isClassScope())
+        return false;
+      if (Sc->isFunctionScope())
+        return true;
+    }
+    return false;
+  }
+
+  /// Appends `if (((void)__builtin_annotation(...), ..., 0)) {} else` to the
+  /// loop head (see the banner for the exact shape).
+  void appendMarker(Preprocessor &PP, SourceLocation PragmaLoc,
+                    const Clauses &C, llvm::SmallVectorImpl<Token> &Out) {
+    // Keywords and punctuation are read by kind, so a bare token placed at
+    // the location the marker stands for is enough.
+    auto Punct = [&](tok::TokenKind K, SourceLocation Loc) {
+      Token T;
+      T.startToken();
+      T.setKind(K);
+      T.setLocation(Loc);
+      Out.push_back(T);
+    };
+    auto Word = [&](StringRef Spelling, SourceLocation Loc) {
+      IdentifierInfo *II = PP.getIdentifierInfo(Spelling);
+      Punct(II->getTokenID(), Loc);
+      Out.back().setIdentifierInfo(II);
+    };
+    // (void)__builtin_annotation((TYPE)(VALUE), "MARKER"), -- wrapped in
+    // sizeof when memcoro is disabled, so that it is checked but not emitted.
+    auto Annotation = [&](llvm::ArrayRef<StringRef> Type,
+                          llvm::ArrayRef<Token> Value, StringRef Marker,
+                          SourceLocation Loc) {
+      Punct(tok::l_paren, Loc);
+      Word("void", Loc);
+      Punct(tok::r_paren, Loc);
+      if (State->Disabled) {
+        Word("sizeof", Loc);
+        Punct(tok::l_paren, Loc);
+      }
+      Word("__builtin_annotation", Loc);
+      Punct(tok::l_paren, Loc);
+      Punct(tok::l_paren, Loc);
+      for (StringRef W : Type)
+        Word(W, Loc);
+      Punct(tok::r_paren, Loc);
+      Punct(tok::l_paren, Loc);
+      Out.append(Value.begin(), Value.end());
+      Punct(tok::r_paren, Loc);
+      Punct(tok::comma, Loc);
+      Out.push_back(
+          literal(PP, ("\"" + Marker + "\"").str(), tok::string_literal, Loc));
+      Punct(tok::r_paren, Loc);
+      if (State->Disabled)
+        Punct(tok::r_paren, Loc);
+      Punct(tok::comma, Loc);
+    };
+
+    Word("if", PragmaLoc);
+    Punct(tok::l_paren, PragmaLoc);
+    Punct(tok::l_paren, PragmaLoc);
+    for (const Token &Name : C.RemoteNames)
+      Annotation({"unsigned", "long"}, Name, RemoteMarker, Name.getLocation());
+    if (C.ParallelLoc.isValid()) {
+      Annotation({"int"}, C.ParallelExpr, LoopMarker, PragmaLoc);
+    } else {
+      Token Zero = literal(PP, "0", tok::numeric_constant, PragmaLoc);
+      State->AbsentParallel.insert(Zero.getLocation());
+      Annotation({"int"}, Zero, LoopMarker, PragmaLoc);
+    }
+    Out.push_back(literal(PP, "0", tok::numeric_constant, PragmaLoc));
+    Punct(tok::r_paren, PragmaLoc);
+    Punct(tok::r_paren, PragmaLoc);
+    Punct(tok::l_brace, PragmaLoc);
+    Punct(tok::r_brace, PragmaLoc);
+    Word("else", PragmaLoc);
+  }
+
+  /// A literal needs real spelling, which the parser reads back: it gets
+  /// its own scratch location, expanded at Loc.
+  static Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
+                       SourceLocation Loc) {
+    Token T;
+    T.startToken();
+    T.setKind(K);
+    PP.CreateString(Spelling, T, Loc, Loc);
+    return T;
+  }
+};
+
+/// Checks on the AST what the preprocessor could not: the value of N, and
+/// the types of remote() names that were dependent, declared in the loop
+/// head or lexed ahead of parsing. Runs on each top-level declaration before
+/// codegen sees it (template instantiations arrive as top-level declarations
+/// of their own), because a valid N is also folded in place: a call to a
+/// constexpr function would otherwise reach IR as a call, and the marking
+/// pass needs a constant.
+class MarkerChecker : public RecursiveASTVisitor<MarkerChecker> {
+public:
+  MarkerChecker(ASTContext &Ctx, FrontendState &State)
+      : Ctx(Ctx), State(State) {}
+
+  bool TraverseDecl(Decl *D) {
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD)
+      Functions.push_back(FD);
+    bool Continue = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      Functions.pop_back();
+    return Continue;
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    if (CE->getBuiltinCallee() != Builtin::BI__builtin_annotation ||
+        CE->getNumArgs() != 2 || CE->isInstantiationDependent())
+      return true;
+    auto *Marker =
+        dyn_cast<StringLiteral>(CE->getArg(1)->IgnoreParenImpCasts());
+    auto *Cast = dyn_cast<CStyleCastExpr>(CE->getArg(0)->IgnoreParens());
+    if (!Marker || !Cast || !Marker->isOrdinary())
+      return true;
+    auto *Parens = dyn_cast<ParenExpr>(Cast->getSubExprAsWritten());
+    if (!Parens)
+      return true;
+    if (Marker->getString() == LoopMarker)
+      checkParallel(Cast, Parens->getSubExpr());
+    else if (Marker->getString() == RemoteMarker)
+      checkRemote(Parens->getSubExpr());
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  FrontendState &State;
+  llvm::SmallVector<FunctionDecl *, 4> Functions;
+
+  void checkParallel(CStyleCastExpr *Cast, Expr *N) {
+    // The operand of `(int)`, after lvalue conversion: what codegen reads.
+    Expr *Operand = Cast->getSubExpr();
+    if (isa<ConstantExpr>(Operand) ||
+        State.AbsentParallel.contains(N->getBeginLoc()))
+      return;
+    if (!N->getType()->isIntegralOrEnumerationType()) {
+      error(N->getBeginLoc(), State.Ids.NotInteger, N->getSourceRange(),
+            {quoted(N->getType())});
+      return;
+    }
+    std::optional<llvm::APSInt> V = N->getIntegerConstantExpr(Ctx);
+    if (!V) {
+      error(N->getBeginLoc(), State.Ids.NotConstant, N->getSourceRange(), {});
+      return;
+    }
+    if (*V < 1 || *V > MaxParallel) {
+      error(N->getBeginLoc(), State.Ids.OutOfRange, N->getSourceRange(),
+            {toString(*V, 10)});
+      return;
+    }
+    if (!Operand->isPRValue())
+      return;
+    if (std::optional<llvm::APSInt> Folded =
+            Operand->getIntegerConstantExpr(Ctx))
+      Cast->setSubExpr(ConstantExpr::Create(Ctx, Operand, APValue(*Folded)));
+  }
+
+  void checkRemote(const Expr *Name) {
+    const Expr *E = Name->IgnoreParenImpCasts();
+    QualType T = E->getType();
+    if (T->isPointerType() || T->isArrayType())
+      return;
+    const NamedDecl *D = nullptr;
+    if (auto *DRE = dyn_cast<DeclRefExpr>(E))
+      D = DRE->getDecl();
+    else if (auto *ME = dyn_cast<MemberExpr>(E))
+      D = ME->getMemberDecl();
+    error(E->getBeginLoc(), State.Ids.NotPointer, E->getSourceRange(),
+          {D ? D->getNameAsString() : std::string("?"), quoted(T)});
+  }
+
+  std::string quoted(QualType T) const {
+    return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "'";
+  }
+
+  /// Reports an error once per location and message (a non-dependent marker
+  /// in a template is seen again in each instantiation), followed, inside an
+  /// instantiation, by a note naming it as Clang does for its own errors.
+  void error(SourceLocation Loc, unsigned Id, SourceRange Range,
+             llvm::ArrayRef<std::string> Args) {
+    std::string Key =
+        std::to_string(Loc.getRawEncoding()) + "/" + std::to_string(Id);
+    for (const std::string &A : Args)
+      Key += "/" + A;
+    if (!State.Reported.insert(Key).second)
+      return;
+    {
+      DiagnosticBuilder DB = State.Diags.Report(Loc, Id);
+      for (const std::string &A : Args)
+        DB << A;
+      DB << Range;
+    }
+    for (auto It = Functions.rbegin(); It != Functions.rend(); ++It) {
+      FunctionDecl *FD = *It;
+      if (!FD->isTemplateInstantiation())
+        continue;
+      std::string Name;
+      llvm::raw_string_ostream OS(Name);
+      FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+      State.Diags.Report(FD->getPointOfInstantiation(),
+                         State.Ids.InInstantiation)
+          << ("'" + OS.str() + "'");
+      return;
+    }
+  }
+};
+
+class MemcoroConsumer : public SemaConsumer {
+public:
+  explicit MemcoroConsumer(std::shared_ptr<FrontendState> State)
+      : State(std::move(State)) {}
+
+  void InitializeSema(Sema &S) override { State->S = &S; }
+  void ForgetSema() override { State->S = nullptr; }
+
+  bool HandleTopLevelDecl(DeclGroupRef Decls) override {
+    if (!State->SawPragma)
+      return true;
+    for (Decl *D : Decls)
+      MarkerChecker(D->getASTContext(), *State).TraverseDecl(D);
+    return true;
+  }
+
+private:
+  std::shared_ptr<FrontendState> State;
+};
+
+/// Runs before the main action (codegen, -fsyntax-only, ...), so it is not
+/// used for -E: the preprocessed output then keeps `#pragma memcoro` as
+/// written, for a later memcoro-cc to read.
+class MemcoroAction : public PluginASTAction {
+public:
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    for (const std::string &Arg : Args) {
+      if (Arg == "disable") {
+        Disabled = true;
+        continue;
+      }
+      D.Report(MemcoroDiags(D).UnknownPluginArg) << Arg;
+      return false;
+    }
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    auto State = std::make_shared<FrontendState>(CI.getDiagnostics());
+    State->Disabled = Disabled;
+    CI.getPreprocessor().AddPragmaHandler(new MemcoroPragmaHandler(State));
+    return std::make_unique<MemcoroConsumer>(State);
+  }
+
+private:
+  bool Disabled = false;
+};
+
+} // namespace
+
+static FrontendPluginRegistry::Add<MemcoroAction>
+    RegisterMemcoro("memcoro", "#pragma memcoro: check it and mark the loop");

@@ -1,0 +1,707 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Stackful coroutines on executors (one worker thread each), and the waiter
+ * that parks a coroutine or a thread until another one signals it.
+ *
+ * A coroutine runs only on its own executor, so an executor's runnable and
+ * wait queues are private to its thread; other threads hand coroutines over
+ * through the executor's inject stack (lock-free, taken whole). Parking is
+ * committed by the executor after the coroutine's stack is no longer in use:
+ * a signal that arrives while the coroutine is still switching out finds the
+ * waiter not yet PARKED and leaves the coroutine to notice, so no wake-up is
+ * lost and no stack is ever run twice.
+ */
+#define _GNU_SOURCE
+#include "co_internal.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#ifdef MEMCORO_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef MEMCORO_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
+_Thread_local struct memcoro_exec *memcoro_tls_exec;
+
+enum {
+  DEFAULT_STACK_SIZE = 64 << 10,
+  /* Frames larger than the guard can jump over it; 16 KiB catches ordinary
+   * recursion and arrays of a few KiB at the cost of address space only. */
+  GUARD_SIZE = 16 << 10,
+  ALT_STACK_SIZE = 64 << 10,
+  /* About 10-20 us of polling before an idle executor sleeps: long enough to
+   * catch a peer's quick reply, short enough not to burn a shared core. */
+  SPINS_BEFORE_SLEEP = 4000,
+};
+
+/* Values of memcoro_co.join besides a joiner's waiter address. */
+enum { JOIN_NONE = 0, JOIN_DONE = 1, JOIN_DETACHED = 2 };
+
+/* The inside of memcoro_waiter.opaque_. */
+struct waiter_state {
+  _Atomic(uint32_t) state;
+  memcoro_co *co; /* NULL for a plain thread, which sleeps on state */
+};
+enum { WAITER_ARMED, WAITER_PARKED, WAITER_SIGNALLED };
+static_assert(sizeof(struct waiter_state) <= sizeof(((memcoro_waiter *)0)->opaque_),
+              "memcoro_waiter.opaque_ must hold the waiter state");
+static_assert(_Alignof(struct waiter_state) <= _Alignof(memcoro_waiter),
+              "memcoro_waiter must be aligned for the waiter state");
+
+static inline struct waiter_state *waiter_state(memcoro_waiter *w) {
+  return (struct waiter_state *)(void *)w->opaque_;
+}
+
+static _Atomic(uint64_t) next_co_id = 1;
+
+noreturn void memcoro_fatal(const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  fputs("memcoro: ", stderr);
+  vfprintf(stderr, fmt, args);
+  fputc('\n', stderr);
+  va_end(args);
+  abort();
+}
+
+/* ---- stack switches, told to the sanitizers ---------------------------- */
+
+static inline void switch_stacks(void **save_sp, void *load_sp, void **fake_stack_save,
+                                 const void *to_bottom, size_t to_size, void *to_tsan_fiber) {
+#ifdef MEMCORO_ASAN
+  __sanitizer_start_switch_fiber(fake_stack_save, to_bottom, to_size);
+#else
+  (void)fake_stack_save, (void)to_bottom, (void)to_size;
+#endif
+#ifdef MEMCORO_TSAN
+  __tsan_switch_to_fiber(to_tsan_fiber, 0);
+#else
+  (void)to_tsan_fiber;
+#endif
+  memcoro_ctx_switch(save_sp, load_sp);
+#ifdef MEMCORO_ASAN
+  __sanitizer_finish_switch_fiber(*fake_stack_save, NULL, NULL);
+#endif
+}
+
+static inline unsigned char *stack_bottom(const memcoro_co *co) { return co->stack.base + GUARD_SIZE; }
+static inline size_t stack_usable(const memcoro_co *co) { return co->stack.length - GUARD_SIZE; }
+
+/* From a running coroutine back to its executor's loop. */
+static void suspend(struct memcoro_exec *e, memcoro_co *co) {
+  switch_stacks(&co->sp, e->sched_sp, &co->asan_fake_stack, e->asan_stack_bottom,
+                e->asan_stack_size, e->tsan_fiber);
+}
+
+static noreturn void co_entry(memcoro_co *co) {
+  struct memcoro_exec *e = co->exec;
+#ifdef MEMCORO_ASAN
+  /* The stack we came from is the executor thread's own: remember it for
+   * every switch back. */
+  __sanitizer_finish_switch_fiber(NULL, &e->asan_stack_bottom, &e->asan_stack_size);
+#endif
+  co->result = co->fn(co->arg);
+  e->after = MEMCORO_AFTER_EXIT;
+#ifdef MEMCORO_ASAN
+  /* NULL: this stack is left for good, so ASan may drop its fake frames. */
+  __sanitizer_start_switch_fiber(NULL, e->asan_stack_bottom, e->asan_stack_size);
+#endif
+#ifdef MEMCORO_TSAN
+  __tsan_switch_to_fiber(e->tsan_fiber, 0);
+#endif
+  void *abandoned_sp;
+  memcoro_ctx_switch(&abandoned_sp, e->sched_sp);
+  __builtin_unreachable();
+}
+
+/* ---- stacks --------------------------------------------------------------- */
+
+static bool stack_get(memcoro_sched *s, struct memcoro_stack *out) {
+  pthread_mutex_lock(&s->pool_lock);
+  if (s->pool_count) {
+    *out = s->pool[--s->pool_count];
+    pthread_mutex_unlock(&s->pool_lock);
+    return true;
+  }
+  pthread_mutex_unlock(&s->pool_lock);
+  size_t length = s->stack_size + GUARD_SIZE;
+  void *base = mmap(NULL, length, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (base == MAP_FAILED)
+    return false;
+  /* Stacks grow down, so the guard is the lowest part of the mapping. */
+  if (mprotect(base, GUARD_SIZE, PROT_NONE) != 0) {
+    munmap(base, length);
+    return false;
+  }
+  out->base = base;
+  out->length = length;
+  return true;
+}
+
+static void stack_put(memcoro_sched *s, struct memcoro_stack stack) {
+#ifdef MEMCORO_ASAN
+  /* The finished coroutine's last frames never returned, so their redzones
+   * are still poisoned; the next coroutine must start from clean shadow. */
+  __asan_unpoison_memory_region(stack.base + GUARD_SIZE, stack.length - GUARD_SIZE);
+#endif
+  pthread_mutex_lock(&s->pool_lock);
+  if (s->pool_count == s->pool_capacity) {
+    size_t capacity = s->pool_capacity ? 2 * s->pool_capacity : 64;
+    struct memcoro_stack *grown = realloc(s->pool, capacity * sizeof *grown);
+    if (!grown) {
+      pthread_mutex_unlock(&s->pool_lock);
+      munmap(stack.base, stack.length);
+      return;
+    }
+    s->pool = grown;
+    s->pool_capacity = capacity;
+  }
+  s->pool[s->pool_count++] = stack;
+  pthread_mutex_unlock(&s->pool_lock);
+}
+
+/* ---- stack overflow report ---------------------------------------------- */
+
+static struct sigaction previous_segv;
+static pthread_once_t segv_once = PTHREAD_ONCE_INIT;
+
+/* snprintf is not async-signal-safe; these are. */
+static size_t put_str(char *buf, size_t at, size_t cap, const char *s) {
+  while (*s && at + 1 < cap)
+    buf[at++] = *s++;
+  return at;
+}
+
+static size_t put_uint(char *buf, size_t at, size_t cap, uint64_t v, unsigned base) {
+  char digits[24];
+  int n = 0;
+  do {
+    digits[n++] = "0123456789abcdef"[v % base];
+    v /= base;
+  } while (v);
+  if (base == 16)
+    at = put_str(buf, at, cap, "0x");
+  while (n && at + 1 < cap)
+    buf[at++] = digits[--n];
+  return at;
+}
+
+static void on_segv(int sig, siginfo_t *info, void *ucontext) {
+  struct memcoro_exec *e = memcoro_tls_exec;
+  memcoro_co *co = e ? e->current : NULL;
+  uintptr_t fault = (uintptr_t)info->si_addr;
+  if (co && fault >= (uintptr_t)co->stack.base && fault < (uintptr_t)stack_bottom(co)) {
+    char msg[512];
+    size_t n = put_str(msg, 0, sizeof msg, "memcoro: stack overflow in coroutine ");
+    n = put_uint(msg, n, sizeof msg, co->id, 10);
+    if (co->name) {
+      n = put_str(msg, n, sizeof msg, " \"");
+      n = put_str(msg, n, sizeof msg, co->name);
+      n = put_str(msg, n, sizeof msg, "\"");
+    }
+    n = put_str(msg, n, sizeof msg, " (entry ");
+    n = put_uint(msg, n, sizeof msg, (uintptr_t)co->fn, 16);
+    n = put_str(msg, n, sizeof msg, ", executor ");
+    n = put_uint(msg, n, sizeof msg, e->index, 10);
+    n = put_str(msg, n, sizeof msg, "): fault at ");
+    n = put_uint(msg, n, sizeof msg, fault, 16);
+    n = put_str(msg, n, sizeof msg, " in the guard below its ");
+    n = put_uint(msg, n, sizeof msg, stack_usable(co), 10);
+    n = put_str(msg, n, sizeof msg, "-byte stack; raise memcoro_sched_options.stack_size\n");
+    ssize_t ignored = write(STDERR_FILENO, msg, n);
+    (void)ignored;
+    /* Returning re-runs the faulting access under the default action, so the
+     * process dies of SIGSEGV as it would have without us. */
+    signal(SIGSEGV, SIG_DFL);
+    return;
+  }
+  if (previous_segv.sa_flags & SA_SIGINFO) {
+    previous_segv.sa_sigaction(sig, info, ucontext);
+  } else if (previous_segv.sa_handler == SIG_DFL || previous_segv.sa_handler == SIG_IGN) {
+    signal(SIGSEGV, SIG_DFL);
+  } else {
+    previous_segv.sa_handler(sig);
+  }
+}
+
+static void install_segv_handler(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_segv;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &previous_segv);
+}
+
+/* The handler cannot run on the overflowing stack; executors get an
+ * alternate one unless the thread has one already (sanitizers install theirs
+ * and free it themselves). Returns what to free at thread exit. */
+static void *install_alt_stack(void) {
+  stack_t current;
+  if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE))
+    return NULL;
+  void *mem = malloc(ALT_STACK_SIZE);
+  if (!mem)
+    return NULL;
+  stack_t ss = {.ss_sp = mem, .ss_size = ALT_STACK_SIZE, .ss_flags = 0};
+  if (sigaltstack(&ss, NULL) != 0) {
+    free(mem);
+    return NULL;
+  }
+  return mem;
+}
+
+static void remove_alt_stack(void *mem) {
+  if (!mem)
+    return;
+  stack_t ss = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
+  sigaltstack(&ss, NULL);
+  free(mem);
+}
+
+/* ---- executor queues ------------------------------------------------------ */
+
+static void run_queue_push(struct memcoro_exec *e, memcoro_co *co) {
+  co->next = NULL;
+  if (e->run_tail)
+    e->run_tail->next = co;
+  else
+    e->run_head = co;
+  e->run_tail = co;
+}
+
+static memcoro_co *run_queue_pop(struct memcoro_exec *e) {
+  memcoro_co *co = e->run_head;
+  if (co) {
+    e->run_head = co->next;
+    if (!e->run_head)
+      e->run_tail = NULL;
+  }
+  return co;
+}
+
+static void wait_queue_add(struct memcoro_exec *e, memcoro_co *co) {
+  co->wprev = NULL;
+  co->wnext = e->wait_head;
+  if (e->wait_head)
+    e->wait_head->wprev = co;
+  e->wait_head = co;
+  co->in_wait_queue = true;
+}
+
+static void wait_queue_remove(struct memcoro_exec *e, memcoro_co *co) {
+  if (co->wprev)
+    co->wprev->wnext = co->wnext;
+  else
+    e->wait_head = co->wnext;
+  if (co->wnext)
+    co->wnext->wprev = co->wprev;
+  co->in_wait_queue = false;
+}
+
+static void wake_executor(struct memcoro_exec *e) {
+  /* seq_cst pairs with the executor's store of sleeping=1 followed by its
+   * seq_cst load of inject: either it sees our push, or we see it asleep. */
+  if (atomic_load_explicit(&e->sleeping, memory_order_seq_cst) &&
+      atomic_exchange_explicit(&e->sleeping, 0, memory_order_relaxed))
+    memcoro_futex_wake(&e->sleeping, 1);
+}
+
+static void inject_push(struct memcoro_exec *e, memcoro_co *co) {
+  memcoro_co *head = atomic_load_explicit(&e->inject, memory_order_relaxed);
+  do {
+    co->next = head;
+    /* seq_cst: release publishes co's fields to the executor, and the total
+     * order orders this push before wake_executor's load of sleeping. */
+  } while (!atomic_compare_exchange_weak_explicit(&e->inject, &head, co, memory_order_seq_cst,
+                                                  memory_order_relaxed));
+  wake_executor(e);
+}
+
+/* Queues co on its executor: directly if we are that executor's thread. */
+static void make_runnable(memcoro_co *co) {
+  struct memcoro_exec *e = co->exec;
+  if (memcoro_tls_exec == e) {
+    if (co->in_wait_queue)
+      wait_queue_remove(e, co);
+    run_queue_push(e, co);
+  } else {
+    inject_push(e, co);
+  }
+}
+
+static void drain_inject(struct memcoro_exec *e) {
+  if (!atomic_load_explicit(&e->inject, memory_order_relaxed))
+    return;
+  /* acquire: pairs with the pushers' release, so each coroutine's fields
+   * (and what its waker wrote before signalling) are visible. */
+  memcoro_co *lifo = atomic_exchange_explicit(&e->inject, NULL, memory_order_acquire);
+  memcoro_co *fifo = NULL;
+  while (lifo) {
+    memcoro_co *next = lifo->next;
+    lifo->next = fifo;
+    fifo = lifo;
+    lifo = next;
+  }
+  while (fifo) {
+    memcoro_co *next = fifo->next;
+    if (fifo->in_wait_queue)
+      wait_queue_remove(e, fifo);
+    run_queue_push(e, fifo);
+    fifo = next;
+  }
+}
+
+/* ---- the executor loop ------------------------------------------------------ */
+
+static void commit_park(struct memcoro_exec *e, memcoro_co *co, memcoro_waiter *w) {
+  struct waiter_state *ws = waiter_state(w);
+  wait_queue_add(e, co);
+  uint32_t expected = WAITER_ARMED;
+  /* acq_rel: release makes the now-unused stack and co's fields visible to
+   * the signaller that will hand co back; acquire (on failure) sees what a
+   * signaller wrote before signalling while co was switching out. */
+  if (!atomic_compare_exchange_strong_explicit(&ws->state, &expected, WAITER_PARKED,
+                                               memory_order_acq_rel, memory_order_acquire)) {
+    wait_queue_remove(e, co);
+    run_queue_push(e, co);
+  }
+}
+
+static void finish(struct memcoro_exec *e, memcoro_co *co) {
+  memcoro_sched *s = e->sched;
+#ifdef MEMCORO_TSAN
+  __tsan_destroy_fiber(co->tsan_fiber);
+#endif
+  stack_put(s, co->stack);
+  co->stack.base = NULL;
+  /* acq_rel: release publishes co->result to the joiner; after this
+   * exchange co belongs to the joiner (or to us if detached). */
+  uintptr_t join = atomic_exchange_explicit(&co->join, JOIN_DONE, memory_order_acq_rel);
+  if (join == JOIN_DETACHED)
+    free(co);
+  else if (join != JOIN_NONE)
+    memcoro_waiter_signal((memcoro_waiter *)join);
+  if (atomic_fetch_sub_explicit(&s->live, 1, memory_order_acq_rel) == 1)
+    memcoro_futex_wake(&s->live, INT_MAX);
+}
+
+static void run(struct memcoro_exec *e, memcoro_co *co) {
+  e->current = co;
+  e->switches += 2;
+  switch_stacks(&e->sched_sp, co->sp, &e->asan_fake_stack, stack_bottom(co), stack_usable(co),
+                co->tsan_fiber);
+  e->current = NULL;
+  switch (e->after) {
+  case MEMCORO_AFTER_YIELD:
+    run_queue_push(e, co);
+    break;
+  case MEMCORO_AFTER_PARK:
+    commit_park(e, co, e->park_waiter);
+    break;
+  case MEMCORO_AFTER_EXIT:
+    finish(e, co);
+    break;
+  }
+}
+
+static void idle(struct memcoro_exec *e) {
+  memcoro_sched *s = e->sched;
+  for (int i = 0; i < SPINS_BEFORE_SLEEP; ++i) {
+    if (atomic_load_explicit(&e->inject, memory_order_relaxed) ||
+        atomic_load_explicit(&s->stopping, memory_order_relaxed))
+      return;
+    memcoro_cpu_relax();
+  }
+  /* seq_cst store then seq_cst loads: see wake_executor and
+   * memcoro_sched_destroy, which do the mirror image. */
+  atomic_store_explicit(&e->sleeping, 1, memory_order_seq_cst);
+  if (!atomic_load_explicit(&e->inject, memory_order_seq_cst) &&
+      !atomic_load_explicit(&s->stopping, memory_order_seq_cst))
+    memcoro_futex_wait(&e->sleeping, 1);
+  atomic_store_explicit(&e->sleeping, 0, memory_order_relaxed);
+}
+
+static void *executor_main(void *arg) {
+  struct memcoro_exec *e = arg;
+  memcoro_tls_exec = e;
+  void *alt_stack = install_alt_stack();
+#ifdef MEMCORO_TSAN
+  e->tsan_fiber = __tsan_get_current_fiber();
+#endif
+  for (;;) {
+    drain_inject(e);
+    memcoro_co *co = run_queue_pop(e);
+    if (co) {
+      run(e, co);
+      continue;
+    }
+    /* acquire: destroy sets stopping only after every coroutine finished. */
+    if (atomic_load_explicit(&e->sched->stopping, memory_order_acquire))
+      break;
+    idle(e);
+  }
+  remove_alt_stack(alt_stack);
+  memcoro_tls_exec = NULL;
+  return NULL;
+}
+
+/* ---- public: scheduler ---------------------------------------------------- */
+
+static void stop_executors(memcoro_sched *s, unsigned started) {
+  atomic_store_explicit(&s->stopping, true, memory_order_seq_cst);
+  for (unsigned i = 0; i < started; ++i) {
+    atomic_store_explicit(&s->execs[i].sleeping, 0, memory_order_seq_cst);
+    memcoro_futex_wake(&s->execs[i].sleeping, 1);
+  }
+  for (unsigned i = 0; i < started; ++i)
+    pthread_join(s->execs[i].thread, NULL);
+}
+
+memcoro_sched *memcoro_sched_create(const memcoro_sched_options *options) {
+  memcoro_sched_options o = options ? *options : (memcoro_sched_options){0};
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus < 1)
+    cpus = 1;
+  if (o.executors == 0)
+    o.executors = (unsigned)cpus;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t stack_size = o.stack_size ? o.stack_size : DEFAULT_STACK_SIZE;
+  stack_size = (stack_size + page - 1) / page * page;
+
+  memcoro_sched *s = calloc(1, sizeof *s);
+  struct memcoro_exec *execs =
+      aligned_alloc(MEMCORO_CACHE_LINE, o.executors * sizeof(struct memcoro_exec));
+  if (!s || !execs) {
+    fprintf(stderr, "memcoro: out of memory for %u executors\n", o.executors);
+    free(s);
+    free(execs);
+    return NULL;
+  }
+  memset(execs, 0, o.executors * sizeof *execs);
+  s->executor_count = o.executors;
+  s->stack_size = stack_size;
+  s->execs = execs;
+  pthread_mutex_init(&s->pool_lock, NULL);
+  pthread_once(&segv_once, install_segv_handler);
+
+  for (unsigned i = 0; i < o.executors; ++i) {
+    struct memcoro_exec *e = &execs[i];
+    e->sched = s;
+    e->index = i;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    if (o.pin) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(i % (unsigned)cpus, &set);
+      pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+    }
+    int err = pthread_create(&e->thread, &attr, executor_main, e);
+    pthread_attr_destroy(&attr);
+    if (err) {
+      fprintf(stderr, "memcoro: cannot start executor %u: %s\n", i, strerror(err));
+      stop_executors(s, i);
+      pthread_mutex_destroy(&s->pool_lock);
+      free(execs);
+      free(s);
+      return NULL;
+    }
+  }
+  return s;
+}
+
+void memcoro_sched_destroy(memcoro_sched *s) {
+  if (!s)
+    return;
+  if (memcoro_tls_exec && memcoro_tls_exec->sched == s)
+    memcoro_fatal("memcoro_sched_destroy called from one of its own coroutines");
+  uint32_t live;
+  /* acquire: what the last coroutines did happens before the teardown. */
+  while ((live = atomic_load_explicit(&s->live, memory_order_acquire)) != 0)
+    memcoro_futex_wait(&s->live, live);
+  stop_executors(s, s->executor_count);
+  for (size_t i = 0; i < s->pool_count; ++i)
+    munmap(s->pool[i].base, s->pool[i].length);
+  free(s->pool);
+  pthread_mutex_destroy(&s->pool_lock);
+  free(s->execs);
+  free(s);
+}
+
+unsigned memcoro_sched_executors(const memcoro_sched *s) { return s->executor_count; }
+
+/* ---- public: coroutines --------------------------------------------------- */
+
+memcoro_co *memcoro_co_spawn(memcoro_sched *s, memcoro_co_fn fn, void *arg,
+                             const memcoro_co_attr *attr) {
+  if (!s || !fn)
+    return NULL;
+  int want = attr ? attr->executor : MEMCORO_ANY_EXECUTOR;
+  if (want != MEMCORO_ANY_EXECUTOR && (want < 0 || (unsigned)want >= s->executor_count)) {
+    fprintf(stderr, "memcoro_co_spawn: executor %d does not exist (the scheduler has %u)\n",
+            want, s->executor_count);
+    return NULL;
+  }
+  memcoro_co *co = calloc(1, sizeof *co);
+  if (!co || !stack_get(s, &co->stack)) {
+    free(co);
+    return NULL;
+  }
+  unsigned index = want == MEMCORO_ANY_EXECUTOR
+                       ? atomic_fetch_add_explicit(&s->next_executor, 1, memory_order_relaxed) %
+                             s->executor_count
+                       : (unsigned)want;
+  co->exec = &s->execs[index];
+  co->fn = fn;
+  co->arg = arg;
+  co->name = attr ? attr->name : NULL;
+  co->id = atomic_fetch_add_explicit(&next_co_id, 1, memory_order_relaxed);
+  atomic_init(&co->join, JOIN_NONE);
+
+  /* The frame memcoro_ctx_switch pops (see switch_x86_64.c). Two zero words
+   * above the return address keep rsp 16-byte aligned at the trampoline's
+   * call, as the ABI requires, and end backtraces. */
+  uint64_t *sp = (uint64_t *)(uintptr_t)(((uintptr_t)co->stack.base + co->stack.length) & ~(uintptr_t)15);
+  *--sp = 0;
+  *--sp = 0;
+  *--sp = (uint64_t)(uintptr_t)memcoro_ctx_trampoline;
+  *--sp = 0;                               /* rbp */
+  *--sp = 0;                               /* rbx */
+  *--sp = (uint64_t)(uintptr_t)co;         /* r12: the trampoline's argument */
+  *--sp = (uint64_t)(uintptr_t)co_entry;   /* r13: the trampoline's callee */
+  *--sp = 0;                               /* r14 */
+  *--sp = 0;                               /* r15 */
+  /* The ABI's initial control state: all exceptions masked, round to nearest;
+   * x87 at extended precision. */
+  *--sp = (uint64_t)0x1F80 | ((uint64_t)0x037F << 32);
+  co->sp = sp;
+#ifdef MEMCORO_TSAN
+  co->tsan_fiber = __tsan_create_fiber(0);
+#endif
+  atomic_fetch_add_explicit(&s->live, 1, memory_order_relaxed);
+  make_runnable(co);
+  return co;
+}
+
+void *memcoro_co_join(memcoro_co *co) {
+  if (co == memcoro_co_self())
+    memcoro_fatal("memcoro_co_join: coroutine %llu cannot join itself",
+                  (unsigned long long)co->id);
+  memcoro_waiter w;
+  memcoro_waiter_init(&w);
+  uintptr_t seen = JOIN_NONE;
+  /* acq_rel: release publishes the waiter to finish(); acquire (on failure,
+   * seeing JOIN_DONE) makes the result visible. */
+  if (atomic_compare_exchange_strong_explicit(&co->join, &seen, (uintptr_t)&w,
+                                              memory_order_acq_rel, memory_order_acquire))
+    memcoro_waiter_wait(&w);
+  else if (seen != JOIN_DONE)
+    memcoro_fatal("memcoro_co_join: coroutine %llu was already joined or detached",
+                  (unsigned long long)co->id);
+  void *result = co->result;
+  free(co);
+  return result;
+}
+
+void memcoro_co_detach(memcoro_co *co) {
+  uintptr_t seen = JOIN_NONE;
+  if (atomic_compare_exchange_strong_explicit(&co->join, &seen, JOIN_DETACHED,
+                                              memory_order_acq_rel, memory_order_acquire))
+    return;
+  if (seen != JOIN_DONE)
+    memcoro_fatal("memcoro_co_detach: coroutine %llu was already joined or detached",
+                  (unsigned long long)co->id);
+  free(co);
+}
+
+void memcoro_co_yield(void) {
+  struct memcoro_exec *e = memcoro_tls_exec;
+  if (!e || !e->current) {
+    sched_yield();
+    return;
+  }
+  e->after = MEMCORO_AFTER_YIELD;
+  suspend(e, e->current);
+}
+
+memcoro_co *memcoro_co_self(void) {
+  struct memcoro_exec *e = memcoro_tls_exec;
+  return e ? e->current : NULL;
+}
+
+uint64_t memcoro_co_id(const memcoro_co *co) { return co->id; }
+
+uint64_t memcoro_co_switches(void) {
+  struct memcoro_exec *e = memcoro_tls_exec;
+  return e ? e->switches : 0;
+}
+
+/* ---- public: waiter ----------------------------------------------------- */
+
+void memcoro_waiter_init(memcoro_waiter *w) {
+  struct waiter_state *ws = waiter_state(w);
+  atomic_init(&ws->state, WAITER_ARMED);
+  ws->co = memcoro_co_self();
+  w->next = w->prev = NULL;
+}
+
+bool memcoro_waiter_try_wait(memcoro_waiter *w) {
+  return atomic_load_explicit(&waiter_state(w)->state, memory_order_acquire) == WAITER_SIGNALLED;
+}
+
+void memcoro_waiter_wait(memcoro_waiter *w) {
+  struct waiter_state *ws = waiter_state(w);
+  if (memcoro_waiter_try_wait(w))
+    return;
+  if (ws->co) {
+    struct memcoro_exec *e = ws->co->exec;
+    if (memcoro_co_self() != ws->co)
+      memcoro_fatal("memcoro_waiter_wait: the waiter belongs to coroutine %llu, not the caller",
+                    (unsigned long long)ws->co->id);
+    e->after = MEMCORO_AFTER_PARK;
+    e->park_waiter = w;
+    suspend(e, ws->co);
+    /* Resumed only once signalled; acquire what the signaller wrote. */
+    if (!memcoro_waiter_try_wait(w))
+      memcoro_fatal("memcoro_waiter_wait: coroutine resumed without a signal");
+    return;
+  }
+  uint32_t expected = WAITER_ARMED;
+  /* acq_rel pairs with the signaller's exchange either way round. */
+  if (!atomic_compare_exchange_strong_explicit(&ws->state, &expected, WAITER_PARKED,
+                                               memory_order_acq_rel, memory_order_acquire))
+    return;
+  while (atomic_load_explicit(&ws->state, memory_order_acquire) != WAITER_SIGNALLED)
+    memcoro_futex_wait(&ws->state, WAITER_PARKED);
+}
+
+void memcoro_waiter_signal(memcoro_waiter *w) {
+  struct waiter_state *ws = waiter_state(w);
+  /* Read before the exchange: once the waiter sees SIGNALLED it may return
+   * and its memory may go. */
+  memcoro_co *co = ws->co;
+  /* acq_rel: release publishes what we wrote before signalling; acquire
+   * (seeing PARKED) makes the parked coroutine's saved state ours to hand on. */
+  uint32_t old = atomic_exchange_explicit(&ws->state, WAITER_SIGNALLED, memory_order_acq_rel);
+  if (old == WAITER_SIGNALLED)
+    memcoro_fatal("memcoro_waiter_signal: waiter signalled twice");
+  if (old != WAITER_PARKED)
+    return;
+  if (co)
+    make_runnable(co);
+  else
+    memcoro_futex_wake(&ws->state, 1); /* a stale address here only wakes nobody */
+}

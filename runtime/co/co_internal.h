@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private to the coroutine runtime: the structures behind co.h and the
+ * helpers that chan.c shares. Never installed. */
+#ifndef MEMCORO_CO_INTERNAL_H
+#define MEMCORO_CO_INTERNAL_H
+
+#include "memcoro/co.h"
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdnoreturn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#if __has_feature(address_sanitizer) || defined(__SANITIZE_ADDRESS__)
+#define MEMCORO_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer) || defined(__SANITIZE_THREAD__)
+#define MEMCORO_TSAN 1
+#endif
+
+enum { MEMCORO_CACHE_LINE = 64 };
+
+/* Swaps stacks: saves the callee-saved registers, MXCSR and the x87 control
+ * word on the current stack, stores the stack pointer in *save_sp, and
+ * resumes whatever was saved at load_sp. Written in assembly (switch_x86_64.c). */
+void memcoro_ctx_switch(void **save_sp, void *load_sp);
+/* Where a fresh coroutine's first switch "returns" to: it calls the function
+ * in r13 with the coroutine in r12 as argument. */
+void memcoro_ctx_trampoline(void);
+
+struct memcoro_stack {
+  unsigned char *base; /* start of the mapping; the guard page comes first */
+  size_t length;       /* whole mapping, guard included */
+};
+
+enum memcoro_after_switch {
+  MEMCORO_AFTER_YIELD, /* back to the runnable queue */
+  MEMCORO_AFTER_PARK,  /* commit the park of exec->park_waiter */
+  MEMCORO_AFTER_EXIT,  /* finished: free the stack, tell the joiner */
+};
+
+struct memcoro_exec;
+
+struct memcoro_co {
+  void *sp; /* saved stack pointer while not running */
+  struct memcoro_exec *exec;
+  memcoro_co *next;         /* runnable queue or inject stack */
+  memcoro_co *wprev, *wnext; /* executor's wait queue */
+  bool in_wait_queue;
+  memcoro_co_fn fn;
+  void *arg;
+  void *result;
+  struct memcoro_stack stack;
+  /* NULL, a joiner's memcoro_waiter, or one of the JOIN_ markers in co.c */
+  _Atomic(uintptr_t) join;
+  uint64_t id;
+  const char *name;
+  void *tsan_fiber;
+  void *asan_fake_stack;
+};
+
+struct memcoro_exec {
+  memcoro_sched *sched;
+  unsigned index;
+  pthread_t thread;
+  void *sched_sp;        /* the executor loop's saved stack pointer */
+  memcoro_co *current;
+  memcoro_co *run_head, *run_tail; /* runnable queue: executor thread only */
+  memcoro_co *wait_head;           /* wait queue: executor thread only */
+  enum memcoro_after_switch after;
+  memcoro_waiter *park_waiter;
+  uint64_t switches;
+  void *tsan_fiber;
+  const void *asan_stack_bottom; /* the executor thread's own stack */
+  size_t asan_stack_size;
+  void *asan_fake_stack;
+  /* Other threads push woken and spawned coroutines here; on its own cache
+   * line so that pushes do not bounce the executor's private fields. */
+  _Alignas(MEMCORO_CACHE_LINE) _Atomic(memcoro_co *) inject;
+  /* 1 while the executor sleeps (or is about to) on this futex word; apart
+   * from inject so that the executor's spin does not contend with pushes. */
+  _Alignas(MEMCORO_CACHE_LINE) _Atomic(uint32_t) sleeping;
+};
+
+struct memcoro_sched {
+  unsigned executor_count;
+  size_t stack_size; /* usable bytes, a multiple of the page size */
+  _Atomic(bool) stopping;
+  _Atomic(uint32_t) next_executor;
+  /* Spawned but not finished; destroy sleeps on this futex word. */
+  _Atomic(uint32_t) live;
+  pthread_mutex_t pool_lock;
+  struct memcoro_stack *pool; /* free stacks of stack_size */
+  size_t pool_count, pool_capacity;
+  struct memcoro_exec *execs;
+};
+
+/* The executor this thread runs, NULL on a plain thread. */
+extern _Thread_local struct memcoro_exec *memcoro_tls_exec;
+
+/* Prints "memcoro: <message>" on stderr and aborts: for misuse that cannot be
+ * reported any other way (the caller's data would otherwise be corrupted). */
+noreturn void memcoro_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static inline void memcoro_futex_wait(_Atomic(uint32_t) *word, uint32_t expected) {
+  /* Returns early on EINTR, EAGAIN or a spurious wake: callers loop. */
+  syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+static inline void memcoro_futex_wake(_Atomic(uint32_t) *word, int count) {
+  syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
+}
+
+static inline void memcoro_cpu_relax(void) { __builtin_ia32_pause(); }
+
+/* A full (StoreLoad) barrier for the Dekker patterns. On x86-64 a locked
+ * no-op on our own stack is one, and it costs a few cycles where MFENCE (what
+ * compilers emit for a seq_cst fence) serialises dispatch on AMD CPUs and
+ * waits far longer; Linux's smp_mb() makes the same choice. ThreadSanitizer
+ * cannot see inside asm, so sanitizer builds use the C11 fence. */
+static inline void memcoro_full_fence(void) {
+#if defined(__x86_64__) && !defined(MEMCORO_TSAN)
+  __asm__ volatile("lock orq $0, (%%rsp)" ::: "memory", "cc");
+#else
+  atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
+#endif /* MEMCORO_CO_INTERNAL_H */

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: Apache-2.0
+// Functional tests of coroutines, executors and waiters (co.h).
+#include "memcoro/co.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cfenv>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct SchedDeleter {
+  void operator()(memcoro_sched *s) const { memcoro_sched_destroy(s); }
+};
+using Sched = std::unique_ptr<memcoro_sched, SchedDeleter>;
+
+Sched make_sched(unsigned executors, size_t stack_size = 0) {
+  memcoro_sched_options o{};
+  o.executors = executors;
+  o.stack_size = stack_size;
+  return Sched(memcoro_sched_create(&o));
+}
+
+memcoro_co *spawn_on(memcoro_sched *s, int executor, memcoro_co_fn fn, void *arg,
+                     const char *name = nullptr) {
+  memcoro_co_attr attr{executor, name};
+  return memcoro_co_spawn(s, fn, arg, &attr);
+}
+
+TEST(Co, JoinReturnsTheResult) {
+  Sched s = make_sched(2);
+  ASSERT_TRUE(s);
+  int x = 20;
+  memcoro_co *co = memcoro_co_spawn(
+      s.get(), [](void *arg) -> void * { return reinterpret_cast<void *>(static_cast<intptr_t>(*static_cast<int *>(arg) + 22)); },
+      &x, nullptr);
+  ASSERT_NE(co, nullptr);
+  EXPECT_EQ(reinterpret_cast<intptr_t>(memcoro_co_join(co)), 42);
+}
+
+struct Trace {
+  std::vector<std::string> events;
+  void add(const char *who, int i) { events.push_back(std::string(who) + std::to_string(i)); }
+};
+
+struct TraceArg {
+  Trace *trace;
+  const char *who;
+};
+
+void *yield_three_times(void *arg) {
+  auto *a = static_cast<TraceArg *>(arg);
+  for (int i = 0; i < 3; ++i) {
+    a->trace->add(a->who, i);
+    memcoro_co_yield();
+  }
+  return nullptr;
+}
+
+TEST(Co, YieldInterleavesCoroutinesOfOneExecutorInFifoOrder) {
+  Sched s = make_sched(1);
+  Trace trace;
+  TraceArg a{&trace, "a"}, b{&trace, "b"};
+  memcoro_co *ca = spawn_on(s.get(), 0, yield_three_times, &a);
+  memcoro_co *cb = spawn_on(s.get(), 0, yield_three_times, &b);
+  memcoro_co_join(ca);
+  memcoro_co_join(cb);
+  std::vector<std::string> want{"a0", "b0", "a1", "b1", "a2", "b2"};
+  EXPECT_EQ(trace.events, want);
+}
+
+TEST(Co, RoundRobinPlacementGivesUniqueIdsAndAllFinish) {
+  Sched s = make_sched(3);
+  EXPECT_EQ(memcoro_sched_executors(s.get()), 3u);
+  std::vector<memcoro_co *> cos;
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 300; ++i)
+    cos.push_back(memcoro_co_spawn(
+        s.get(), [](void *arg) -> void * {
+          static_cast<std::atomic<int> *>(arg)->fetch_add(1);
+          memcoro_co_yield();
+          return memcoro_co_self();
+        },
+        &ran, nullptr));
+  std::set<uint64_t> ids;
+  for (memcoro_co *co : cos) {
+    ASSERT_NE(co, nullptr);
+    ids.insert(memcoro_co_id(co));
+    EXPECT_EQ(memcoro_co_join(co), co) << "memcoro_co_self inside the coroutine";
+  }
+  EXPECT_EQ(ids.size(), 300u);
+  EXPECT_EQ(ran.load(), 300);
+}
+
+TEST(Co, SelfIsNullOnAPlainThreadAndYieldThereIsHarmless) {
+  EXPECT_EQ(memcoro_co_self(), nullptr);
+  memcoro_co_yield();
+  EXPECT_EQ(memcoro_co_switches(), 0u);
+}
+
+TEST(Co, SpawnOnAMissingExecutorFails) {
+  Sched s = make_sched(2);
+  memcoro_co_attr attr{2, nullptr};
+  EXPECT_EQ(memcoro_co_spawn(s.get(), yield_three_times, nullptr, &attr), nullptr);
+  EXPECT_EQ(memcoro_co_spawn(s.get(), nullptr, nullptr, nullptr), nullptr);
+}
+
+void *join_child(void *arg) {
+  auto *s = static_cast<memcoro_sched *>(arg);
+  memcoro_co *child = memcoro_co_spawn(
+      s, [](void *) -> void * {
+        memcoro_co_yield();
+        return reinterpret_cast<void *>(7);
+      },
+      nullptr, nullptr);
+  return reinterpret_cast<void *>(reinterpret_cast<intptr_t>(memcoro_co_join(child)) * 6);
+}
+
+TEST(Co, ACoroutineJoinsAnotherByParking) {
+  Sched s = make_sched(2);
+  memcoro_co *parent = memcoro_co_spawn(s.get(), join_child, s.get(), nullptr);
+  EXPECT_EQ(reinterpret_cast<intptr_t>(memcoro_co_join(parent)), 42);
+}
+
+TEST(Co, DetachedCoroutinesFinishBeforeDestroyReturns) {
+  std::atomic<int> done{0};
+  {
+    Sched s = make_sched(2);
+    for (int i = 0; i < 50; ++i)
+      memcoro_co_detach(memcoro_co_spawn(
+          s.get(), [](void *arg) -> void * {
+            for (int k = 0; k < 10; ++k)
+              memcoro_co_yield();
+            static_cast<std::atomic<int> *>(arg)->fetch_add(1);
+            return nullptr;
+          },
+          &done, nullptr));
+  }
+  EXPECT_EQ(done.load(), 50);
+}
+
+// The x87/SSE control state is callee-saved: a coroutine that changes the
+// rounding mode must not leak it into another one on the same executor.
+void *round_up_then_yield(void *) {
+  std::fesetround(FE_UPWARD);
+  memcoro_co_yield();
+  return reinterpret_cast<void *>(static_cast<intptr_t>(std::fegetround()));
+}
+
+void *read_rounding(void *) { return reinterpret_cast<void *>(static_cast<intptr_t>(std::fegetround())); }
+
+TEST(Co, FloatingPointControlStateIsPerCoroutine) {
+  Sched s = make_sched(1);
+  memcoro_co *changer = spawn_on(s.get(), 0, round_up_then_yield, nullptr);
+  memcoro_co *reader = spawn_on(s.get(), 0, read_rounding, nullptr);
+  EXPECT_EQ(reinterpret_cast<intptr_t>(memcoro_co_join(reader)), FE_TONEAREST);
+  EXPECT_EQ(reinterpret_cast<intptr_t>(memcoro_co_join(changer)), FE_UPWARD);
+}
+
+struct WaitArg {
+  memcoro_waiter *waiter;
+  std::atomic<int> *stage;
+};
+
+TEST(Waiter, APlainThreadWakesAParkedCoroutine) {
+  Sched s = make_sched(1);
+  std::atomic<memcoro_waiter *> published{nullptr};
+  int payload = 0;
+  struct Arg {
+    std::atomic<memcoro_waiter *> *published;
+    int *payload;
+  } arg{&published, &payload};
+  memcoro_co *co = memcoro_co_spawn(
+      s.get(), [](void *p) -> void * {
+        auto *a = static_cast<Arg *>(p);
+        memcoro_waiter w;
+        memcoro_waiter_init(&w);
+        a->published->store(&w);
+        memcoro_waiter_wait(&w);
+        return reinterpret_cast<void *>(static_cast<intptr_t>(*a->payload));
+      },
+      &arg, nullptr);
+  memcoro_waiter *w;
+  while (!(w = published.load()))
+    std::this_thread::yield();
+  payload = 99; // made visible to the coroutine by the signal
+  memcoro_waiter_signal(w);
+  EXPECT_EQ(reinterpret_cast<intptr_t>(memcoro_co_join(co)), 99);
+}
+
+TEST(Waiter, ASignalBeforeTheWaitIsNotLost) {
+  memcoro_waiter w;
+  memcoro_waiter_init(&w);
+  EXPECT_FALSE(memcoro_waiter_try_wait(&w));
+  memcoro_waiter_signal(&w);
+  EXPECT_TRUE(memcoro_waiter_try_wait(&w));
+  memcoro_waiter_wait(&w); // returns at once
+}
+
+TEST(Waiter, ACoroutineWakesASleepingThread) {
+  Sched s = make_sched(2);
+  memcoro_waiter w;
+  memcoro_waiter_init(&w);
+  memcoro_co *co = memcoro_co_spawn(
+      s.get(), [](void *p) -> void * {
+        for (int i = 0; i < 100; ++i)
+          memcoro_co_yield(); // give the thread time to fall asleep
+        memcoro_waiter_signal(static_cast<memcoro_waiter *>(p));
+        return nullptr;
+      },
+      &w, nullptr);
+  memcoro_waiter_wait(&w);
+  EXPECT_TRUE(memcoro_waiter_try_wait(&w));
+  memcoro_co_join(co);
+}
+
+TEST(WaiterDeathTest, SignallingTwiceIsReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  memcoro_waiter w;
+  memcoro_waiter_init(&w);
+  memcoro_waiter_signal(&w);
+  EXPECT_DEATH(memcoro_waiter_signal(&w), "signalled twice");
+}
+
+// Recursion that the optimiser cannot turn into a loop.
+int __attribute__((noinline)) recurse(volatile char *parent, int depth) {
+  volatile char frame[256];
+  frame[0] = parent ? parent[0] + 1 : 0;
+  if (depth == 0)
+    return frame[0];
+  return recurse(frame, depth - 1) + frame[0];
+}
+
+void overflow_a_named_coroutine() {
+  Sched s = make_sched(1, 16 << 10);
+  memcoro_co_attr attr{MEMCORO_ANY_EXECUTOR, "deep-recursion"};
+  memcoro_co *co = memcoro_co_spawn(
+      s.get(),
+      [](void *) -> void * { return reinterpret_cast<void *>(static_cast<intptr_t>(recurse(nullptr, 1 << 20))); },
+      nullptr, &attr);
+  memcoro_co_join(co);
+}
+
+TEST(CoDeathTest, StackOverflowNamesTheCoroutine) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(overflow_a_named_coroutine(), "stack overflow in coroutine [0-9]+ \"deep-recursion\".*guard");
+}
+
+void detach_twice() {
+  Sched s = make_sched(1);
+  static std::atomic<bool> stop{false};
+  memcoro_co *co = memcoro_co_spawn(
+      s.get(),
+      [](void *) -> void * {
+        while (!stop.load())
+          memcoro_co_yield();
+        return nullptr;
+      },
+      nullptr, nullptr);
+  memcoro_co_detach(co);
+  memcoro_co_detach(co); // still running, so co is still valid here
+}
+
+TEST(CoDeathTest, DetachingTwiceIsReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(detach_twice(), "already joined or detached");
+}
+
+} // namespace
