@@ -145,6 +145,7 @@ def plot(best, serial_mlp, med, path, model):
     axes[0].set_yscale("log")
     axes[1].set_yscale("log")
     for ax in axes:
+        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
         ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}"))
         ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     axes[0].legend(fontsize=7, ncol=2)
