@@ -9,7 +9,7 @@
 //! Options (defaults in brackets):
 //!     --workloads chase,bsearch,hash   which kernels [all three]
 //!     --sizes 512K,1G                  data sizes; K, M, G suffixes [512K,1G]
-//!     --slots 1,2,4,8,...              slot counts to sweep [1,2,4,8,12,16,20,24,32,48,64]
+//!     --slots 1,2,4,8,...              slot counts to sweep [1,2,3,4,5,6,8,12,16,20,24,32,48,64]
 //!     --variants serial,exec-serial,hand,interleave
 //!                                      which variants to run [all]; serial always runs
 //!     --repeats N                      repetitions; the table shows medians [3]
@@ -31,7 +31,7 @@ use std::time::Instant;
 
 use memcoro::{prefetch, Executor};
 
-const DEFAULT_SLOTS: &[usize] = &[1, 2, 4, 8, 12, 16, 20, 24, 32, 48, 64];
+const DEFAULT_SLOTS: &[usize] = &[1, 2, 3, 4, 5, 6, 8, 12, 16, 20, 24, 32, 48, 64];
 /// Cache-resident runs repeat the kernel until it did about this many steps,
 /// so that each measurement lasts tens of milliseconds.
 const DEFAULT_MIN_STEPS: usize = 16 << 20;
