@@ -86,6 +86,14 @@ STATISTIC(NumSavedValues, "Number of values saved in coroutine slots");
 STATISTIC(NumReductions, "Number of reductions updated in place");
 STATISTIC(NumPreservedSaves, "Number of saves dropped because the slot still holds the value");
 
+enum class DispatchStyle { Auto, Ring, Lockstep };
+static cl::opt<DispatchStyle> ForcedDispatch(
+    "memcoro-dispatch", cl::Hidden, cl::init(DispatchStyle::Auto),
+    cl::desc("Dispatch style of transformed loops (lockstep only where legal)"),
+    cl::values(clEnumValN(DispatchStyle::Auto, "auto", "lockstep where legal, else ring"),
+               clEnumValN(DispatchStyle::Ring, "ring", "always the ring scheduler"),
+               clEnumValN(DispatchStyle::Lockstep, "lockstep", "lockstep where legal")));
+
 static cl::opt<unsigned> DefaultParallelism(
     "memcoro-default-parallelism", cl::Hidden, cl::init(32),
     cl::desc("Iterations in flight when the pragma gives no parallel(N)"));
@@ -149,6 +157,7 @@ private:
   bool checkLiveOuts();
   bool planSuspensions();
   bool makeAvailableAt(Value *V, Instruction *At, unsigned Depth);
+  bool everyIterationSuspendsAlike() const;
   void dropCoveredSuspensions();
 
   // Transformation.
@@ -178,6 +187,11 @@ private:
 
   unsigned Parallelism = 0;
   bool ParallelismChosen = false;
+  /// Step the in-flight iterations phase by phase instead of dispatching on
+  /// each slot's own resume state.
+  bool Lockstep = false;
+  /// Slot fields before the saved values: the resume state, in ring dispatch.
+  unsigned FieldBase = 1;
   BasicBlock *Preheader = nullptr;
   BasicBlock *Header = nullptr;
   BasicBlock *Latch = nullptr;
@@ -597,6 +611,16 @@ void LoopSplitter::dropCoveredSuspensions() {
   }
 }
 
+/// Lockstep needs every iteration to meet the same suspension points in the
+/// same order: each one outside the loop's inner loops and on every path
+/// through the body (its block dominates the latch; there are no early exits).
+bool LoopSplitter::everyIterationSuspendsAlike() const {
+  return all_of(Suspensions, [&](const Suspension &S) {
+    BasicBlock *BB = S.At->getParent();
+    return LI.getLoopFor(BB) == &L && DT.dominates(BB, Latch);
+  });
+}
+
 bool LoopSplitter::run() {
   auto Marked = getMarkedParallelism(L);
   assert(Marked && "memcoro-split runs only on marked loops");
@@ -609,6 +633,8 @@ bool LoopSplitter::run() {
   if (!checkExits() || !checkTripCount() || !classifyHeaderPhis() || !checkCallsAndControlFlow() ||
       !checkLiveOuts() || !planSuspensions())
     return false;
+  Lockstep = ForcedDispatch != DispatchStyle::Ring && everyIterationSuspendsAlike();
+  FieldBase = Lockstep ? 0 : 1;
   transform();
   unsigned ContextBytes = DL.getTypeAllocSize(SlotTy);
   LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Header->getName() << " in " << F.getName() << ": "
@@ -619,7 +645,7 @@ bool LoopSplitter::run() {
     R << "loop turned into " << ore::NV("Parallelism", Parallelism) << " interleaved coroutines"
       << (ParallelismChosen ? " (parallelism chosen by memcoro)" : "") << ": "
       << ore::NV("SuspendPoints", unsigned(Suspensions.size())) << " suspension point"
-      << (Suspensions.size() == 1 ? "" : "s") << ", " << ore::NV("Dispatch", "ring")
+      << (Suspensions.size() == 1 ? "" : "s") << ", " << ore::NV("Dispatch", Lockstep ? "lockstep" : "ring")
       << " dispatch, " << ore::NV("ContextBytes", ContextBytes) << " bytes of context per slot";
     return R;
   });
@@ -662,8 +688,11 @@ void LoopSplitter::transform() {
 
   // Scheduler state lives in allocas that are promoted to registers at the end.
   IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
-  AllocaInst *NextIter = EB.CreateAlloca(I64, nullptr, "memcoro.next.iter");
-  AllocaInst *LiveSlots = EB.CreateAlloca(I64, nullptr, "memcoro.live");
+  // Ring: the next iteration to launch and the slots still working.
+  // Lockstep: the first iteration of the group, its size, and its phase.
+  AllocaInst *NextIter = EB.CreateAlloca(I64, nullptr, Lockstep ? "memcoro.group.base" : "memcoro.next.iter");
+  AllocaInst *LiveSlots = EB.CreateAlloca(I64, nullptr, Lockstep ? "memcoro.group.size" : "memcoro.live");
+  AllocaInst *Phase = Lockstep ? EB.CreateAlloca(I32, nullptr, "memcoro.phase") : nullptr;
   SlotIndex = EB.CreateAlloca(I64, nullptr, "memcoro.slot");
   for (Reduction &R : Reductions)
     R.Accumulator = EB.CreateAlloca(R.Phi->getType(), nullptr, R.Phi->getName() + ".memcoro.acc");
@@ -671,13 +700,18 @@ void LoopSplitter::transform() {
   auto *Sched = BasicBlock::Create(Ctx, "memcoro.sched", &F, Header);
   auto *Launch = BasicBlock::Create(Ctx, "memcoro.launch", &F, Header);
   IterStart = BasicBlock::Create(Ctx, "memcoro.iter.start", &F, Header);
-  auto *Die = BasicBlock::Create(Ctx, "memcoro.retire", &F, Header);
+  auto *Die = Lockstep ? nullptr : BasicBlock::Create(Ctx, "memcoro.retire", &F, Header);
   IterEnd = BasicBlock::Create(Ctx, "memcoro.iter.end", &F, Exit);
   auto *Next = BasicBlock::Create(Ctx, "memcoro.next", &F, Exit);
   auto *Done = BasicBlock::Create(Ctx, "memcoro.done", &F, Exit);
 
   PB.CreateStore(ConstantInt::get(I64, 0), NextIter);
-  PB.CreateStore(ConstantInt::get(I64, N), LiveSlots);
+  if (Lockstep) {
+    PB.CreateStore(PB.CreateBinaryIntrinsic(Intrinsic::umin, TripCount, ConstantInt::get(I64, N)), LiveSlots);
+    PB.CreateStore(ConstantInt::get(I32, 0), Phase);
+  } else {
+    PB.CreateStore(ConstantInt::get(I64, N), LiveSlots);
+  }
   PB.CreateStore(ConstantInt::get(I64, 0), SlotIndex);
   for (Reduction &R : Reductions)
     PB.CreateStore(R.Phi->getIncomingValueForBlock(Preheader), R.Accumulator);
@@ -685,14 +719,21 @@ void LoopSplitter::transform() {
   // launch: the slot takes the next iteration, or retires when there is none.
   IRBuilder<> LB(Launch);
   LB.SetCurrentDebugLocation(Loc);
-  Value *K = LB.CreateLoad(I64, NextIter, "memcoro.k");
-  LB.CreateCondBr(LB.CreateICmpULT(K, TripCount), IterStart, Die);
+  Value *K;
+  if (Lockstep) {
+    K = LB.CreateAdd(LB.CreateLoad(I64, NextIter), LB.CreateLoad(I64, SlotIndex), "memcoro.k");
+    LB.CreateBr(IterStart);
+  } else {
+    K = LB.CreateLoad(I64, NextIter, "memcoro.k");
+    LB.CreateCondBr(LB.CreateICmpULT(K, TripCount), IterStart, Die);
+  }
 
   // iter.start: the induction variables at iteration k; reductions start
   // from their identity so that the body computes this iteration's part.
   IRBuilder<> IB(IterStart);
   IB.SetCurrentDebugLocation(Loc);
-  IB.CreateStore(IB.CreateAdd(K, ConstantInt::get(I64, 1)), NextIter);
+  if (!Lockstep)
+    IB.CreateStore(IB.CreateAdd(K, ConstantInt::get(I64, 1)), NextIter);
   for (InductionPlan &IV : IVPlans) {
     Value *KK = IB.CreateZExtOrTrunc(K, IV.Step->getType());
     Value *Offset = IB.CreateMul(KK, IV.Step);
@@ -732,7 +773,9 @@ void LoopSplitter::transform() {
     XB.CreateStore(Folded, R.Accumulator);
     ++NumReductions;
   }
-  XB.CreateBr(Launch);
+  // Ring: the slot takes the next iteration at once. Lockstep: the group's
+  // next slot runs its last phase.
+  XB.CreateBr(Lockstep ? Next : Launch);
 
   // done: reductions and induction exit values flow to the loop's users.
   IRBuilder<> DB(Done);
@@ -773,7 +816,9 @@ void LoopSplitter::transform() {
   }
   computeSavedValues();
 
-  SmallVector<Type *, 8> Fields = {I32};
+  SmallVector<Type *, 8> Fields;
+  if (!Lockstep)
+    Fields.push_back(I32);
   for (Instruction *V : Saved)
     Fields.push_back(V->getType());
   SlotTy = StructType::create(Ctx, Fields, "memcoro.slot");
@@ -783,24 +828,30 @@ void LoopSplitter::transform() {
   auto fieldPtr = [&](IRBuilder<> &B, Value *Slot, unsigned Field) {
     return B.CreateInBoundsGEP(SlotArrayTy, Slots, {ConstantInt::get(I64, 0), Slot, ConstantInt::get(I32, Field)});
   };
-  // Every slot starts in state 0: launch an iteration.
-  IRBuilder<> PB2(Preheader->getTerminator());
-  PB2.CreateMemSet(Slots, PB2.getInt8(0), DL.getTypeAllocSize(SlotArrayTy), Slots->getAlign());
+  // Every ring slot starts in state 0: launch an iteration.
+  if (!Lockstep) {
+    IRBuilder<> PB2(Preheader->getTerminator());
+    PB2.CreateMemSet(Slots, PB2.getInt8(0), DL.getTypeAllocSize(SlotArrayTy), Slots->getAlign());
+  }
 
   // sched: one switch on the slot's resume state (the static FIFO scheduler).
   IRBuilder<> HB(Sched);
   HB.SetCurrentDebugLocation(Loc);
   Value *S = HB.CreateLoad(I64, SlotIndex, "memcoro.s");
-  Value *State = HB.CreateLoad(I32, fieldPtr(HB, S, 0), "memcoro.state");
+  // The same phase for a whole lockstep group: the switch predicts perfectly.
+  Value *State = Lockstep ? HB.CreateLoad(I32, Phase, "memcoro.state")
+                          : HB.CreateLoad(I32, fieldPtr(HB, S, 0), "memcoro.state");
   SwitchInst *Dispatch = HB.CreateSwitch(State, Next, Suspensions.size() + 1);
   Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), 0), Launch);
 
-  IRBuilder<> RB(Die);
-  RB.SetCurrentDebugLocation(Loc);
-  Value *DS = RB.CreateLoad(I64, SlotIndex);
-  RB.CreateStore(ConstantInt::get(I32, Dead), fieldPtr(RB, DS, 0));
-  RB.CreateStore(RB.CreateSub(RB.CreateLoad(I64, LiveSlots), ConstantInt::get(I64, 1)), LiveSlots);
-  RB.CreateBr(Next);
+  if (Die) {
+    IRBuilder<> RB(Die);
+    RB.SetCurrentDebugLocation(Loc);
+    Value *DS = RB.CreateLoad(I64, SlotIndex);
+    RB.CreateStore(ConstantInt::get(I32, Dead), fieldPtr(RB, DS, 0));
+    RB.CreateStore(RB.CreateSub(RB.CreateLoad(I64, LiveSlots), ConstantInt::get(I64, 1)), LiveSlots);
+    RB.CreateBr(Next);
+  }
 
   Function *Prefetch = Intrinsic::getDeclaration(F.getParent(), Intrinsic::prefetch,
                                                  {PointerType::get(Ctx, 0)});
@@ -817,8 +868,9 @@ void LoopSplitter::transform() {
     Value *YS = YB.CreateLoad(I64, SlotIndex);
     for (unsigned Field = 0; Field < Saved.size(); ++Field)
       if (is_contained(SavedAt[Saved[Field]], J) && InInnerLoop.contains(Saved[Field]))
-        SaveStores.push_back({YB.CreateStore(Saved[Field], fieldPtr(YB, YS, Field + 1)), Field});
-    YB.CreateStore(ConstantInt::get(I32, J + 1), fieldPtr(YB, YS, 0));
+        SaveStores.push_back({YB.CreateStore(Saved[Field], fieldPtr(YB, YS, Field + FieldBase)), Field});
+    if (!Lockstep)
+      YB.CreateStore(ConstantInt::get(I32, J + 1), fieldPtr(YB, YS, 0));
     YB.CreateBr(Next);
 
     Sp.Resume = BasicBlock::Create(Ctx, "memcoro.resume." + Twine(J + 1), &F, Sp.Post);
@@ -828,7 +880,7 @@ void LoopSplitter::transform() {
     for (unsigned Field = 0; Field < Saved.size(); ++Field)
       if (is_contained(SavedAt[Saved[Field]], J))
         Restored[{Saved[Field], J}] =
-            QB.CreateLoad(Saved[Field]->getType(), fieldPtr(QB, QS, Field + 1), Saved[Field]->getName() + ".restored");
+            QB.CreateLoad(Saved[Field]->getType(), fieldPtr(QB, QS, Field + FieldBase), Saved[Field]->getName() + ".restored");
     QB.CreateBr(Sp.Post);
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Sp.Resume);
   }
@@ -842,24 +894,50 @@ void LoopSplitter::transform() {
     IRBuilder<> VB(V->getParent(), isa<PHINode>(V) ? V->getParent()->getFirstInsertionPt()
                                                    : std::next(V->getIterator()));
     VB.SetCurrentDebugLocation(V->getDebugLoc());
-    VB.CreateStore(V, fieldPtr(VB, VB.CreateLoad(I64, SlotIndex), Field + 1));
+    VB.CreateStore(V, fieldPtr(VB, VB.CreateLoad(I64, SlotIndex), Field + FieldBase));
   }
 
-  // next: round robin over the slots until every slot has retired.
   IRBuilder<> NB(Next);
   NB.SetCurrentDebugLocation(Loc);
   Value *NS = NB.CreateAdd(NB.CreateLoad(I64, SlotIndex), ConstantInt::get(I64, 1));
-  Value *Wrapped = isPowerOf2_32(N) ? NB.CreateAnd(NS, ConstantInt::get(I64, N - 1))
-                                    : NB.CreateSelect(NB.CreateICmpEQ(NS, ConstantInt::get(I64, N)),
-                                                      ConstantInt::get(I64, 0), NS);
-  NB.CreateStore(Wrapped, SlotIndex);
-  NB.CreateCondBr(NB.CreateICmpEQ(NB.CreateLoad(I64, LiveSlots), ConstantInt::get(I64, 0)), Done, Sched);
+  if (Lockstep) {
+    // next: the group's next slot in this phase; then the next phase from
+    // slot 0; after the last phase, the next group of N iterations.
+    auto *NextPhase = BasicBlock::Create(Ctx, "memcoro.next.phase", &F, Done);
+    auto *NextGroup = BasicBlock::Create(Ctx, "memcoro.next.group", &F, Done);
+    NB.CreateStore(NS, SlotIndex);
+    NB.CreateCondBr(NB.CreateICmpULT(NS, NB.CreateLoad(I64, LiveSlots)), Sched, NextPhase);
+    IRBuilder<> PhB(NextPhase);
+    PhB.SetCurrentDebugLocation(Loc);
+    PhB.CreateStore(ConstantInt::get(I64, 0), SlotIndex);
+    Value *NextP = PhB.CreateAdd(PhB.CreateLoad(I32, Phase), ConstantInt::get(I32, 1));
+    PhB.CreateStore(NextP, Phase);
+    PhB.CreateCondBr(PhB.CreateICmpULE(NextP, ConstantInt::get(I32, Suspensions.size())), Sched, NextGroup);
+    IRBuilder<> GB(NextGroup);
+    GB.SetCurrentDebugLocation(Loc);
+    GB.CreateStore(ConstantInt::get(I32, 0), Phase);
+    Value *Base = GB.CreateAdd(GB.CreateLoad(I64, NextIter), GB.CreateLoad(I64, LiveSlots));
+    GB.CreateStore(Base, NextIter);
+    GB.CreateStore(GB.CreateBinaryIntrinsic(Intrinsic::umin, GB.CreateSub(TripCount, Base),
+                                            ConstantInt::get(I64, N)),
+                   LiveSlots);
+    GB.CreateCondBr(GB.CreateICmpULT(Base, TripCount), Sched, Done);
+  } else {
+    // next: round robin over the slots until every slot has retired.
+    Value *Wrapped = isPowerOf2_32(N) ? NB.CreateAnd(NS, ConstantInt::get(I64, N - 1))
+                                      : NB.CreateSelect(NB.CreateICmpEQ(NS, ConstantInt::get(I64, N)),
+                                                        ConstantInt::get(I64, 0), NS);
+    NB.CreateStore(Wrapped, SlotIndex);
+    NB.CreateCondBr(NB.CreateICmpEQ(NB.CreateLoad(I64, LiveSlots), ConstantInt::get(I64, 0)), Done, Sched);
+  }
 
   repairSSA();
   dropPreservedSaves();
 
   DominatorTree FreshDT(F);
   SmallVector<AllocaInst *, 8> Scalars = {NextIter, LiveSlots, SlotIndex};
+  if (Phase)
+    Scalars.push_back(Phase);
   for (Reduction &R : Reductions)
     Scalars.push_back(R.Accumulator);
   PromoteMemToReg(Scalars, FreshDT, &AC);

@@ -2,6 +2,11 @@
 ; per step, an unknown number of steps) resumes inside the inner loop, with the
 ; inner loop's running values (lo, hi) saved in the slot.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
+; RUN: %opt -passes='memcoro-split' -memcoro-dispatch=lockstep -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+
+; Iterations drift out of phase (a different number of steps each), so even
+; when lockstep is asked for, the ring scheduler is used.
+; REMARK: loop turned into 8 interleaved coroutines: 1 suspension point, ring dispatch
 
 ; CHECK-LABEL: define {{.*}} @lookup(
 ; CHECK: %memcoro.slots = alloca [8 x %memcoro.slot]
