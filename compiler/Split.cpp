@@ -73,6 +73,8 @@
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
+#include <functional>
+
 using namespace llvm;
 using namespace memcoro;
 
@@ -163,6 +165,8 @@ private:
   // Transformation.
   void transform();
   void computeSavedValues();
+  void chooseRematerialized();
+  void markUnpredictableSelects();
   void repairSSA();
   void dropPreservedSaves();
 
@@ -210,6 +214,12 @@ private:
   BasicBlock *IterEnd = nullptr;
   /// Saved values, in slot-field order, and the suspensions each crosses.
   SetVector<Instruction *> Saved;
+  /// Saved values that are stored in the slot (one field each), and those
+  /// recomputed on resume from other saved values instead.
+  SmallVector<Instruction *, 8> Stored;
+  SmallPtrSet<Instruction *, 8> Rematerialized;
+  /// The blocks of one iteration, from iter.start to iter.end.
+  SmallPtrSet<BasicBlock *, 32> Region;
   DenseMap<Instruction *, SmallVector<unsigned, 2>> SavedAt;
   StructType *SlotTy = nullptr;
   AllocaInst *Slots = nullptr;
@@ -815,11 +825,13 @@ void LoopSplitter::transform() {
     S.Post = SplitBlock(S.At->getParent(), S.At);
   }
   computeSavedValues();
+  chooseRematerialized();
+  markUnpredictableSelects();
 
   SmallVector<Type *, 8> Fields;
   if (!Lockstep)
     Fields.push_back(I32);
-  for (Instruction *V : Saved)
+  for (Instruction *V : Stored)
     Fields.push_back(V->getType());
   SlotTy = StructType::create(Ctx, Fields, "memcoro.slot");
   auto *SlotArrayTy = ArrayType::get(SlotTy, N);
@@ -866,9 +878,9 @@ void LoopSplitter::transform() {
       YB.CreateCall(Prefetch, {YB.CreateAddrSpaceCast(Ptr, PointerType::get(Ctx, 0)),
                                YB.getInt32(Write), YB.getInt32(3), YB.getInt32(1)});
     Value *YS = YB.CreateLoad(I64, SlotIndex);
-    for (unsigned Field = 0; Field < Saved.size(); ++Field)
-      if (is_contained(SavedAt[Saved[Field]], J) && InInnerLoop.contains(Saved[Field]))
-        SaveStores.push_back({YB.CreateStore(Saved[Field], fieldPtr(YB, YS, Field + FieldBase)), Field});
+    for (unsigned Field = 0; Field < Stored.size(); ++Field)
+      if (is_contained(SavedAt[Stored[Field]], J) && InInnerLoop.contains(Stored[Field]))
+        SaveStores.push_back({YB.CreateStore(Stored[Field], fieldPtr(YB, YS, Field + FieldBase)), Field});
     if (!Lockstep)
       YB.CreateStore(ConstantInt::get(I32, J + 1), fieldPtr(YB, YS, 0));
     YB.CreateBr(Next);
@@ -877,18 +889,33 @@ void LoopSplitter::transform() {
     IRBuilder<> QB(Sp.Resume);
     QB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
     Value *QS = QB.CreateLoad(I64, SlotIndex);
-    for (unsigned Field = 0; Field < Saved.size(); ++Field)
-      if (is_contained(SavedAt[Saved[Field]], J))
-        Restored[{Saved[Field], J}] =
-            QB.CreateLoad(Saved[Field]->getType(), fieldPtr(QB, QS, Field + FieldBase), Saved[Field]->getName() + ".restored");
+    for (unsigned Field = 0; Field < Stored.size(); ++Field)
+      if (is_contained(SavedAt[Stored[Field]], J))
+        Restored[{Stored[Field], J}] =
+            QB.CreateLoad(Stored[Field]->getType(), fieldPtr(QB, QS, Field + FieldBase), Stored[Field]->getName() + ".restored");
+    // Cheap values are recomputed from the restored ones, operands first.
+    std::function<Instruction *(Instruction *)> remat = [&](Instruction *V) -> Instruction * {
+      auto Known = Restored.find({V, J});
+      if (Known != Restored.end())
+        return Known->second;
+      Instruction *Copy = V->clone();
+      for (Use &Op : Copy->operands())
+        if (auto *OpI = dyn_cast<Instruction>(Op.get()); OpI && Saved.contains(OpI))
+          Op.set(remat(OpI));
+      QB.Insert(Copy, V->getName() + ".remat");
+      return Restored[{V, J}] = Copy;
+    };
+    for (Instruction *V : Rematerialized)
+      if (is_contained(SavedAt[V], J))
+        remat(V);
     QB.CreateBr(Sp.Post);
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Sp.Resume);
   }
 
   // A value with one instance per iteration is stored once, where it is
   // defined: every later suspension would store the same value again.
-  for (unsigned Field = 0; Field < Saved.size(); ++Field) {
-    Instruction *V = Saved[Field];
+  for (unsigned Field = 0; Field < Stored.size(); ++Field) {
+    Instruction *V = Stored[Field];
     if (InInnerLoop.contains(V))
       continue;
     IRBuilder<> VB(V->getParent(), isa<PHINode>(V) ? V->getParent()->getFirstInsertionPt()
@@ -951,7 +978,6 @@ void LoopSplitter::transform() {
 /// live into the block the suspension resumes in.
 void LoopSplitter::computeSavedValues() {
   // The iteration's blocks: from iter.start up to iter.end, not beyond.
-  SmallPtrSet<BasicBlock *, 32> Region;
   SmallVector<BasicBlock *, 32> Work = {IterStart};
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
@@ -995,6 +1021,65 @@ void LoopSplitter::computeSavedValues() {
     }
 }
 
+/// A saved address or index that is a pure function of other saved values
+/// (&base[half] from base and half, half from len) costs a store at every
+/// suspension and a load at every resume; recomputing it on resume costs an
+/// instruction or two. The value must be computable at every suspension it
+/// crosses, so each in-iteration operand must itself be saved there.
+void LoopSplitter::chooseRematerialized() {
+  for (Instruction *V : Saved)
+    if ((isa<GetElementPtrInst>(V) || isa<CastInst>(V) || isa<BinaryOperator>(V) || isa<CmpInst>(V)) &&
+        !V->mayHaveSideEffects())
+      Rematerialized.insert(V);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Instruction *V : make_early_inc_range(Rematerialized)) {
+      bool Computable = all_of(V->operands(), [&](Value *Op) {
+        auto *OpI = dyn_cast<Instruction>(Op);
+        if (!OpI || !Region.contains(OpI->getParent()))
+          return true; // loop invariant: used in place
+        return Saved.contains(OpI) && all_of(SavedAt[V], [&](unsigned J) {
+                 return is_contained(SavedAt[OpI], J);
+               });
+      });
+      if (!Computable) {
+        Rematerialized.erase(V);
+        Changed = true;
+      }
+    }
+  }
+  for (Instruction *V : Saved)
+    if (!Rematerialized.contains(V))
+      Stored.push_back(V);
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Rematerialized.size() << " of " << Saved.size()
+                    << " values live across suspensions are recomputed on resume, not saved\n");
+}
+
+/// The serial loop's select on a far value (binary search: base[half] < key ?
+/// base + half : base) is compiled to a cmov; inside the state machine, x86's
+/// cmov conversion may turn it into a branch that mispredicts half the time.
+/// A comparison of data fetched from far memory is as unpredictable as the
+/// data, so say so.
+void LoopSplitter::markUnpredictableSelects() {
+  SmallPtrSet<Value *, 16> FarLoads;
+  if (const auto *Remote = RAI.lookup(&L))
+    for (const RemoteAccess &A : *Remote)
+      if (isa<LoadInst>(A.Access))
+        FarLoads.insert(A.Access);
+  std::function<bool(Value *, unsigned)> dependsOnFar = [&](Value *V, unsigned Depth) {
+    if (FarLoads.contains(V))
+      return true;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth == 0 || isa<PHINode>(I) || isa<LoadInst>(I) || !Region.contains(I->getParent()))
+      return false;
+    return any_of(I->operands(), [&](Value *Op) { return dependsOnFar(Op, Depth - 1); });
+  };
+  for (BasicBlock *BB : Region)
+    for (Instruction &I : *BB)
+      if (auto *Sel = dyn_cast<SelectInst>(&I); Sel && dependsOnFar(Sel->getCondition(), 4))
+        Sel->setMetadata(LLVMContext::MD_unpredictable, MDNode::get(Ctx, {}));
+}
+
 /// Each saved value now has several definitions: the original, and one
 /// reload per suspension it crosses. SSAUpdater rebuilds the phis.
 void LoopSplitter::repairSSA() {
@@ -1024,9 +1109,9 @@ void LoopSplitter::repairSSA() {
 /// definition, so a binary search saves its key once, not at every step.
 void LoopSplitter::dropPreservedSaves() {
   DenseMap<Value *, unsigned> FieldOfRestored;
-  for (unsigned Field = 0; Field < Saved.size(); ++Field)
-    for (unsigned J : SavedAt[Saved[Field]])
-      FieldOfRestored[Restored[{Saved[Field], J}]] = Field;
+  for (unsigned Field = 0; Field < Stored.size(); ++Field)
+    for (unsigned J : SavedAt[Stored[Field]])
+      FieldOfRestored[Restored[{Stored[Field], J}]] = Field;
   unsigned Dropped = 0;
   for (auto &[Store, Field] : SaveStores) {
     auto It = FieldOfRestored.find(Store->getValueOperand());
