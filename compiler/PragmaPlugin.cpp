@@ -68,10 +68,10 @@ constexpr llvm::StringLiteral RemoteMarker = "memcoro.remote";
 /// compilation. Messages name the construct in the user's words.
 struct MemcoroDiags {
   unsigned UnknownClause, ExpectedClause, ExpectedLParen, ExpectedRParen,
-      ExpectedExpr, ParallelComma, ExpectedName, ExpectedCommaOrRParen,
-      DuplicateClause, DuplicateName, PreviousHere, Undeclared, NotPointer,
-      NotVariable, NotFor, OmpFirst, NotInteger, NotConstant, OutOfRange,
-      InInstantiation, UnknownPluginArg;
+      ExpectedExpr, ParallelComma, ExpectedName, ExpectedMember,
+      ExpectedCommaOrRParen, DuplicateClause, DuplicateName, PreviousHere,
+      Undeclared, NotPointer, NotVariable, NotFor, OmpFirst, NotInteger,
+      NotConstant, OutOfRange, InInstantiation, UnknownPluginArg;
 
   explicit MemcoroDiags(DiagnosticsEngine &D) {
     using L = DiagnosticsEngine::Level;
@@ -90,6 +90,7 @@ struct MemcoroDiags {
     ExpectedExpr = Err("expected an expression in 'parallel()'");
     ParallelComma = Err("'parallel()' takes one expression, not a list");
     ExpectedName = Err("expected the name of a pointer or array in 'remote()'");
+    ExpectedMember = Err("expected a member name after '%0' in 'remote()'");
     ExpectedCommaOrRParen =
         Err("expected ',' or ')' after a name in 'remote()'");
     DuplicateClause = Err("duplicate '%0' clause in '#pragma memcoro'");
@@ -119,7 +120,8 @@ struct Clauses {
   SourceLocation ParallelLoc; ///< invalid when parallel() is absent
   llvm::SmallVector<Token, 8> ParallelExpr;
   SourceLocation RemoteLoc; ///< invalid when remote() is absent
-  llvm::SmallVector<Token, 4> RemoteNames;
+  /// Each a name, or a member path `a.b`, `p->q`, `this->m`, as tokens.
+  llvm::SmallVector<llvm::SmallVector<Token, 1>, 4> RemoteNames;
   SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
 };
 
@@ -166,6 +168,17 @@ Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
   T.setKind(K);
   PP.CreateString(Spelling, T, Loc, Loc);
   return T;
+}
+
+/// A remote() path as written, for diagnostics: `t.entries`, `this->rows`.
+std::string spell(llvm::ArrayRef<Token> Path) {
+  std::string Text;
+  for (const Token &T : Path)
+    Text += T.is(tok::period)    ? "."
+            : T.is(tok::arrow)   ? "->"
+            : T.is(tok::kw_this) ? "this"
+                                 : T.getIdentifierInfo()->getName().str();
+  return Text;
 }
 
 /// Reads `#pragma memcoro CLAUSES` up to the end of the directive, and
@@ -298,23 +311,33 @@ private:
     return true;
   }
 
-  /// Parses `name (, name)*` of remote(...), leaving Tok at the `)`.
+  /// Parses `path (, path)*` of remote(...), leaving Tok at the `)`; a path
+  /// is a name followed by any number of `.member` or `->member`.
   bool parseRemote(Preprocessor &PP, Token &Tok, Clauses &C) {
     while (true) {
       PP.Lex(Tok);
-      if (Tok.isNot(tok::identifier)) {
+      if (!Tok.isOneOf(tok::identifier, tok::kw_this)) {
         diag(Tok.getLocation(), State->Ids.ExpectedName);
         return false;
       }
-      for (const Token &Prev : C.RemoteNames)
-        if (Prev.getIdentifierInfo() == Tok.getIdentifierInfo()) {
-          diag(Tok.getLocation(), State->Ids.DuplicateName)
-              << Tok.getIdentifierInfo()->getName();
-          diag(Prev.getLocation(), State->Ids.PreviousHere);
+      llvm::SmallVector<Token, 1> Path{Tok};
+      for (PP.Lex(Tok); Tok.isOneOf(tok::period, tok::arrow); PP.Lex(Tok)) {
+        Path.push_back(Tok);
+        PP.Lex(Tok);
+        if (Tok.isNot(tok::identifier)) {
+          diag(Tok.getLocation(), State->Ids.ExpectedMember) << spell(Path);
           return false;
         }
-      C.RemoteNames.push_back(Tok);
-      PP.Lex(Tok);
+        Path.push_back(Tok);
+      }
+      for (const auto &Prev : C.RemoteNames)
+        if (spell(Prev) == spell(Path)) {
+          diag(Path.front().getLocation(), State->Ids.DuplicateName)
+              << spell(Path);
+          diag(Prev.front().getLocation(), State->Ids.PreviousHere);
+          return false;
+        }
+      C.RemoteNames.push_back(std::move(Path));
       if (Tok.is(tok::r_paren))
         return true;
       if (Tok.isNot(tok::comma)) {
@@ -418,7 +441,11 @@ private:
     if (!S || !inFunctionBody(S->getCurScope()))
       return true;
     bool Ok = true;
-    for (const Token &Name : C.RemoteNames) {
+    for (const auto &Path : C.RemoteNames) {
+      // `this->m` is left to the AST checker.
+      const Token &Name = Path.front();
+      if (Name.is(tok::kw_this))
+        continue;
       IdentifierInfo *II = Name.getIdentifierInfo();
       LookupResult R(*S, DeclarationNameInfo(II, Name.getLocation()),
                      Sema::LookupOrdinaryName);
@@ -442,8 +469,10 @@ private:
         Ok = false;
         continue;
       }
+      // The type of a member path is the AST checker's to judge.
       QualType T = VD->getType().getNonReferenceType();
-      if (!T->isDependentType() && !T->isPointerType() && !T->isArrayType()) {
+      if (Path.size() == 1 && !T->isDependentType() && !T->isPointerType() &&
+          !T->isArrayType()) {
         diag(Name.getLocation(), State->Ids.NotPointer)
             << II->getName()
             << ("'" + T.getAsString(S->getASTContext().getPrintingPolicy()) +
@@ -512,8 +541,9 @@ private:
     Word("if", PragmaLoc);
     Punct(tok::l_paren, PragmaLoc);
     Punct(tok::l_paren, PragmaLoc);
-    for (const Token &Name : C.RemoteNames)
-      Annotation({"unsigned", "long"}, Name, RemoteMarker, Name.getLocation());
+    for (const auto &Path : C.RemoteNames)
+      Annotation({"unsigned", "long"}, Path, RemoteMarker,
+                 Path.front().getLocation());
     if (C.ParallelLoc.isValid()) {
       Annotation({"int"}, C.ParallelExpr, LoopMarker, PragmaLoc);
     } else {
@@ -609,13 +639,22 @@ private:
     QualType T = E->getType();
     if (T->isPointerType() || T->isArrayType())
       return;
-    const NamedDecl *D = nullptr;
-    if (auto *DRE = dyn_cast<DeclRefExpr>(E))
-      D = DRE->getDecl();
-    else if (auto *ME = dyn_cast<MemberExpr>(E))
-      D = ME->getMemberDecl();
     error(E->getBeginLoc(), State.Ids.NotPointer, E->getSourceRange(),
-          {D ? D->getNameAsString() : std::string("?"), quoted(T)});
+          {asWritten(Name), quoted(T)});
+  }
+
+  /// The remote() path as the user wrote it, for the message.
+  std::string asWritten(const Expr *E) const {
+    StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(E->getSourceRange()),
+        Ctx.getSourceManager(), Ctx.getLangOpts());
+    if (!Text.empty())
+      return Text.str();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      return DRE->getDecl()->getNameAsString();
+    if (auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()))
+      return ME->getMemberDecl()->getNameAsString();
+    return "?";
   }
 
   std::string quoted(QualType T) const {
