@@ -44,6 +44,7 @@
 #include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
 #include "clang/Sema/SemaConsumer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -51,6 +52,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 using namespace clang;
 
@@ -149,6 +151,24 @@ struct FrontendState {
   }
 };
 
+/// The state of each compilation the plugin action runs in, by its
+/// preprocessor. The pragma handlers are created by clang for every
+/// preprocessor (PragmaHandlerRegistry), also for -E, where no action runs.
+llvm::DenseMap<const Preprocessor *, FrontendState *> &activeStates() {
+  static llvm::DenseMap<const Preprocessor *, FrontendState *> States;
+  return States;
+}
+
+FrontendState *stateFor(const Preprocessor &PP) {
+  return activeStates().lookup(&PP);
+}
+
+/// The memcoro handler while -E hands a pragma to clang's printer.
+PragmaHandler *&parkedHandler() {
+  static PragmaHandler *Parked = nullptr;
+  return Parked;
+}
+
 /// A keyword or punctuator is read by its kind: a bare token placed at the
 /// location the marker stands for is enough.
 Token bareToken(tok::TokenKind K, SourceLocation Loc) {
@@ -190,11 +210,18 @@ std::string spell(llvm::ArrayRef<Token> Path) {
 /// directive is done, from a token stream, where lexing on is safe.
 class MemcoroPragmaHandler : public PragmaHandler {
 public:
-  explicit MemcoroPragmaHandler(std::shared_ptr<FrontendState> State)
-      : PragmaHandler("memcoro"), State(std::move(State)) {}
+  MemcoroPragmaHandler() : PragmaHandler("memcoro") {}
 
   void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
                     Token &FirstToken) override {
+    State = stateFor(PP);
+    if (!State) {
+      if (PP.isPreprocessedOutput())
+        printExpanded(PP);
+      else
+        discardDirective(PP);
+      return;
+    }
     State->SawPragma = true;
     Clauses C;
     C.PragmaLoc = Introducer.Loc;
@@ -219,10 +246,56 @@ public:
   }
 
 private:
-  std::shared_ptr<FrontendState> State;
+  FrontendState *State = nullptr;
 
   DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
     return State->report(Loc, Id);
+  }
+
+  static void discardDirective(Preprocessor &PP) {
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+  }
+
+  /// -E: the output must keep the pragma, with its macros expanded (the
+  /// #defines are gone from the output, and -save-temps or distcc compile
+  /// it later). Clang's printer writes unknown pragmas as they stand, so
+  /// this handler steps aside and re-enters the expanded text as
+  /// `_Pragma("memcoro ...")` for the printer, then
+  /// `_Pragma("__memcoro_restore")`, which puts the handler back.
+  void printExpanded(Preprocessor &PP) {
+    std::string Text = "memcoro";
+    Token Tok;
+    bool First = true;
+    for (PP.Lex(Tok); Tok.isNot(tok::eod) && Tok.isNot(tok::eof); PP.Lex(Tok)) {
+      Text += First || Tok.hasLeadingSpace() ? " " : "";
+      Text += PP.getSpelling(Tok);
+      First = false;
+    }
+    std::string Quoted = "\"";
+    for (char Ch : Text) {
+      if (Ch == '"' || Ch == '\\')
+        Quoted += '\\';
+      Quoted += Ch;
+    }
+    Quoted += '"';
+    SourceLocation Loc = Tok.getLocation();
+    auto Toks = std::make_unique<Token[]>(8);
+    unsigned N = 0;
+    for (StringRef Str :
+         {StringRef(Quoted), StringRef("\"__memcoro_restore\"")}) {
+      Toks[N] = bareToken(tok::identifier, Loc);
+      Toks[N++].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
+      Toks[N++] = bareToken(tok::l_paren, Loc);
+      Toks[N++] = literal(PP, Str, tok::string_literal, Loc);
+      Toks[N++] = bareToken(tok::r_paren, Loc);
+    }
+    PP.RemovePragmaHandler(this);
+    parkedHandler() = this;
+    PP.EnterTokenStream(std::move(Toks), N, /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
   }
 
   /// The marker's C-style casts all sit at locations within the pragma (or
@@ -353,17 +426,19 @@ private:
 /// names in the parser's scope, and re-injects the head with the marker.
 class LoopHeadHandler : public PragmaHandler {
 public:
-  explicit LoopHeadHandler(std::shared_ptr<FrontendState> State)
-      : PragmaHandler("__memcoro_loop"), State(std::move(State)) {}
+  LoopHeadHandler() : PragmaHandler("__memcoro_loop") {}
 
   void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
                     Token &FirstToken) override {
+    State = stateFor(PP);
     Token Tok;
     do
       PP.Lex(Tok);
     while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
     // Only ever entered by MemcoroPragmaHandler, with the location of its
     // pragma; anything else is ignored.
+    if (!State)
+      return;
     auto It = llvm::find_if(State->Pending, [&](const Clauses &P) {
       return P.PragmaLoc == Introducer.Loc;
     });
@@ -385,7 +460,7 @@ public:
   }
 
 private:
-  std::shared_ptr<FrontendState> State;
+  FrontendState *State = nullptr;
 
   DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
     return State->report(Loc, Id);
@@ -560,6 +635,22 @@ private:
   }
 };
 
+/// The end of MemcoroPragmaHandler::printExpanded: puts it back in place.
+class RestoreHandler : public PragmaHandler {
+public:
+  RestoreHandler() : PragmaHandler("__memcoro_restore") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+    if (PragmaHandler *Parked = std::exchange(parkedHandler(), nullptr))
+      PP.AddPragmaHandler(Parked);
+  }
+};
+
 /// Checks on the AST what the preprocessor could not: the value of N, and
 /// the types of remote() names that were dependent, declared in the loop
 /// head or lexed ahead of parsing. Runs on each top-level declaration before
@@ -695,8 +786,11 @@ private:
 
 class MemcoroConsumer : public SemaConsumer {
 public:
-  explicit MemcoroConsumer(std::shared_ptr<FrontendState> State)
-      : State(std::move(State)) {}
+  MemcoroConsumer(const Preprocessor &PP, std::unique_ptr<FrontendState> S)
+      : PP(PP), State(std::move(S)) {
+    activeStates()[&PP] = State.get();
+  }
+  ~MemcoroConsumer() override { activeStates().erase(&PP); }
 
   void InitializeSema(Sema &S) override { State->S = &S; }
   void ForgetSema() override { State->S = nullptr; }
@@ -710,12 +804,12 @@ public:
   }
 
 private:
-  std::shared_ptr<FrontendState> State;
+  const Preprocessor &PP;
+  std::unique_ptr<FrontendState> State;
 };
 
-/// Runs before the main action (codegen, -fsyntax-only, ...), so it is not
-/// used for -E: the preprocessed output then keeps `#pragma memcoro` as
-/// written, for a later memcoro-cc to read.
+/// Runs before the main action (codegen, -fsyntax-only, ...); not for -E,
+/// where the pragma handler only prints the pragma.
 class MemcoroAction : public PluginASTAction {
 public:
   ActionType getActionType() override { return AddBeforeMainAction; }
@@ -736,11 +830,10 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    auto State = std::make_shared<FrontendState>(CI.getDiagnostics());
+    auto State = std::make_unique<FrontendState>(CI.getDiagnostics());
     State->Disabled = Disabled;
-    CI.getPreprocessor().AddPragmaHandler(new MemcoroPragmaHandler(State));
-    CI.getPreprocessor().AddPragmaHandler(new LoopHeadHandler(State));
-    return std::make_unique<MemcoroConsumer>(State);
+    return std::make_unique<MemcoroConsumer>(CI.getPreprocessor(),
+                                             std::move(State));
   }
 
 private:
@@ -751,3 +844,9 @@ private:
 
 static FrontendPluginRegistry::Add<MemcoroAction>
     RegisterMemcoro("memcoro", "#pragma memcoro: check it and mark the loop");
+static PragmaHandlerRegistry::Add<MemcoroPragmaHandler>
+    RegisterPragma("memcoro", "#pragma memcoro");
+static PragmaHandlerRegistry::Add<LoopHeadHandler>
+    RegisterLoopHead("__memcoro_loop", "memcoro internal: the marked loop");
+static PragmaHandlerRegistry::Add<RestoreHandler>
+    RegisterRestore("__memcoro_restore", "memcoro internal: after -E");
