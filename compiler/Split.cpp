@@ -57,6 +57,7 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -83,6 +84,7 @@ STATISTIC(NumSuspensionPoints, "Number of suspension points created");
 STATISTIC(NumCoalesced, "Number of remote accesses coalesced into another's suspension");
 STATISTIC(NumSavedValues, "Number of values saved in coroutine slots");
 STATISTIC(NumReductions, "Number of reductions updated in place");
+STATISTIC(NumPreservedSaves, "Number of saves dropped because the slot still holds the value");
 
 static cl::opt<unsigned> DefaultParallelism(
     "memcoro-default-parallelism", cl::Hidden, cl::init(32),
@@ -128,8 +130,9 @@ Value *pointerOf(Instruction *I) {
 class LoopSplitter {
 public:
   LoopSplitter(Function &F, Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-               AssumptionCache &AC, OptimizationRemarkEmitter &ORE, const RemoteAccessInfo &RAI)
-      : F(F), L(L), LI(LI), DT(DT), SE(SE), AC(AC), ORE(ORE), RAI(RAI),
+               AssumptionCache &AC, OptimizationRemarkEmitter &ORE, const RemoteAccessInfo &RAI,
+               bool HasTwin)
+      : F(F), L(L), LI(LI), DT(DT), SE(SE), AC(AC), ORE(ORE), RAI(RAI), HasTwin(HasTwin),
         DL(F.getParent()->getDataLayout()), Ctx(F.getContext()),
         I64(Type::getInt64Ty(Ctx)), I32(Type::getInt32Ty(Ctx)) {}
 
@@ -152,6 +155,7 @@ private:
   void transform();
   void computeSavedValues();
   void repairSSA();
+  void dropPreservedSaves();
 
   void reject(StringRef Tag, const Twine &Why, const Instruction *At = nullptr);
 
@@ -163,6 +167,10 @@ private:
   AssumptionCache &AC;
   OptimizationRemarkEmitter &ORE;
   const RemoteAccessInfo &RAI;
+  /// Another copy of the same marked loop exists (loop versioning or
+  /// unswitching made it); a copy without remote accesses is then the
+  /// cache-resident special case and not worth a remark.
+  bool HasTwin;
   const DataLayout &DL;
   LLVMContext &Ctx;
   Type *I64;
@@ -193,6 +201,10 @@ private:
   AllocaInst *Slots = nullptr;
   AllocaInst *SlotIndex = nullptr;
   DenseMap<std::pair<Instruction *, unsigned>, Instruction *> Restored;
+  /// Instructions inside the loop's inner loops: redefined within an iteration.
+  SmallPtrSet<Instruction *, 32> InInnerLoop;
+  /// The stores that save a value at a suspension, with the slot field.
+  SmallVector<std::pair<StoreInst *, unsigned>, 16> SaveStores;
 };
 
 void LoopSplitter::reject(StringRef Tag, const Twine &Why, const Instruction *At) {
@@ -457,6 +469,10 @@ bool LoopSplitter::makeAvailableAt(Value *V, Instruction *At, unsigned Depth) {
 bool LoopSplitter::planSuspensions() {
   const auto *Remote = RAI.lookup(&L);
   if (!Remote || Remote->empty()) {
+    if (HasTwin) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: a copy of a marked loop without remote accesses stays serial\n");
+      return false;
+    }
     reject("NoSuspension",
            "no access in the loop looks long-latency: name the far data in remote(...), type it "
            "__remote, or index it through a loaded value");
@@ -494,17 +510,27 @@ bool LoopSplitter::planSuspensions() {
   return true;
 }
 
-/// A suspension whose accesses all touch an address that an earlier access of
-/// the same phase already brought in (the conditional store of `if (u <
-/// p[v]) p[v] = u`) must not yield: the line is there, and yielding between
+/// A suspension whose accesses all touch a line that an earlier access of the
+/// same phase already brought in (the conditional store of `if (u < p[v])
+/// p[v] = u`, or e->next after e->key) must not yield: the line is there, and yielding between
 /// the read and the write would let another iteration update the location
 /// in between, which the serial loop never does.
 void LoopSplitter::dropCoveredSuspensions() {
   SmallPtrSet<BasicBlock *, 8> SuspendingBlocks;
   for (Suspension &S : Suspensions)
     SuspendingBlocks.insert(S.At->getParent());
+  // Fields of one record (e->key, then e->next in the latch): same base, and
+  // offsets less than a cache line apart.
+  auto sameLine = [&](Value *A, Value *B) {
+    if (A == B)
+      return true;
+    int64_t OffA = 0, OffB = 0;
+    Value *BaseA = GetPointerBaseWithConstantOffset(A, OffA, DL);
+    Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
+    return BaseA == BaseB && std::abs(OffA - OffB) < 64;
+  };
   auto coveredBy = [&](Instruction *Late, Instruction *Early) {
-    if (pointerOf(Late) != pointerOf(Early) || !DT.dominates(Early, Late) ||
+    if (!sameLine(pointerOf(Late), pointerOf(Early)) || !DT.dominates(Early, Late) ||
         LI.getLoopFor(Early->getParent()) != LI.getLoopFor(Late->getParent()))
       return false;
     // Every block between them (not going round a loop) must be free of
@@ -517,34 +543,58 @@ void LoopSplitter::dropCoveredSuspensions() {
         if (S.At == I)
           return false;
     // Both lie in the same innermost loop, which a path can leave and
-    // re-enter only through its header: stay inside it, off the back edge.
+    // re-enter only through its header. The blocks between them are those
+    // reachable from Early's block and reaching Late's, off the back edge.
     Loop *Around = LI.getLoopFor(From);
-    SmallVector<BasicBlock *, 8> Work(successors(From));
-    SmallPtrSet<BasicBlock *, 16> Seen;
-    while (!Work.empty()) {
-      BasicBlock *BB = Work.pop_back_val();
-      if (BB == To || !Seen.insert(BB).second || BB == Around->getHeader() || !Around->contains(BB))
-        continue;
-      if (SuspendingBlocks.contains(BB))
+    auto walk = [&](BasicBlock *Start, bool Forward) {
+      SmallPtrSet<BasicBlock *, 16> Seen;
+      SmallVector<BasicBlock *, 8> Work = {Start};
+      while (!Work.empty()) {
+        BasicBlock *BB = Work.pop_back_val();
+        if (!Seen.insert(BB).second || (BB != Start && (BB == From || BB == To)))
+          continue;
+        if (Forward) {
+          for (BasicBlock *Succ : successors(BB))
+            if (Around->contains(Succ) && Succ != Around->getHeader())
+              Work.push_back(Succ);
+        } else if (BB != Around->getHeader()) {
+          for (BasicBlock *Pred : predecessors(BB))
+            if (Around->contains(Pred))
+              Work.push_back(Pred);
+        }
+      }
+      return Seen;
+    };
+    SmallPtrSet<BasicBlock *, 16> After = walk(From, true), Before = walk(To, false);
+    for (BasicBlock *BB : After)
+      if (BB != From && BB != To && Before.contains(BB) && SuspendingBlocks.contains(BB))
         return false;
-      append_range(Work, successors(BB));
-    }
     return true;
   };
   SmallVector<Instruction *, 16> AllAccesses;
   for (Suspension &S : Suspensions)
     append_range(AllAccesses, S.Accesses);
-  erase_if(Suspensions, [&](Suspension &S) {
-    bool Covered = all_of(S.Accesses, [&](Instruction *A) {
-      return any_of(AllAccesses, [&](Instruction *E) { return E != A && coveredBy(A, E); });
-    });
-    if (Covered) {
-      LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *S.At
-                        << ": its address was accessed earlier in the same phase\n");
+  // Dropping one suspension removes a yield that may have stood between
+  // another pair, so repeat until nothing changes.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto It = Suspensions.begin(); It != Suspensions.end(); ++It) {
+      bool Covered = all_of(It->Accesses, [&](Instruction *A) {
+        return any_of(AllAccesses, [&](Instruction *E) { return E != A && coveredBy(A, E); });
+      });
+      if (!Covered)
+        continue;
+      LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At
+                        << ": its line was fetched earlier in the same phase\n");
       ++NumCoalesced;
+      Suspensions.erase(It);
+      SuspendingBlocks.clear();
+      for (Suspension &S : Suspensions)
+        SuspendingBlocks.insert(S.At->getParent());
+      Changed = true;
+      break;
     }
-    return Covered;
-  });
+  }
 }
 
 bool LoopSplitter::run() {
@@ -701,6 +751,13 @@ void LoopSplitter::transform() {
   }
   DB.CreateBr(Exit);
 
+  // A value defined outside the loop's inner loops has one instance per
+  // iteration; recorded now, while LoopInfo still describes these blocks.
+  for (BasicBlock *BB : L.blocks())
+    if (LI.getLoopFor(BB) != &L)
+      for (Instruction &I : *BB)
+        InInnerLoop.insert(&I);
+
   // Cut each block at its suspension point; the halves stay joined until
   // liveness is known.
   for (Suspension &S : Suspensions) {
@@ -759,8 +816,8 @@ void LoopSplitter::transform() {
                                YB.getInt32(Write), YB.getInt32(3), YB.getInt32(1)});
     Value *YS = YB.CreateLoad(I64, SlotIndex);
     for (unsigned Field = 0; Field < Saved.size(); ++Field)
-      if (is_contained(SavedAt[Saved[Field]], J))
-        YB.CreateStore(Saved[Field], fieldPtr(YB, YS, Field + 1));
+      if (is_contained(SavedAt[Saved[Field]], J) && InInnerLoop.contains(Saved[Field]))
+        SaveStores.push_back({YB.CreateStore(Saved[Field], fieldPtr(YB, YS, Field + 1)), Field});
     YB.CreateStore(ConstantInt::get(I32, J + 1), fieldPtr(YB, YS, 0));
     YB.CreateBr(Next);
 
@@ -776,6 +833,18 @@ void LoopSplitter::transform() {
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Sp.Resume);
   }
 
+  // A value with one instance per iteration is stored once, where it is
+  // defined: every later suspension would store the same value again.
+  for (unsigned Field = 0; Field < Saved.size(); ++Field) {
+    Instruction *V = Saved[Field];
+    if (InInnerLoop.contains(V))
+      continue;
+    IRBuilder<> VB(V->getParent(), isa<PHINode>(V) ? V->getParent()->getFirstInsertionPt()
+                                                   : std::next(V->getIterator()));
+    VB.SetCurrentDebugLocation(V->getDebugLoc());
+    VB.CreateStore(V, fieldPtr(VB, VB.CreateLoad(I64, SlotIndex), Field + 1));
+  }
+
   // next: round robin over the slots until every slot has retired.
   IRBuilder<> NB(Next);
   NB.SetCurrentDebugLocation(Loc);
@@ -787,6 +856,7 @@ void LoopSplitter::transform() {
   NB.CreateCondBr(NB.CreateICmpEQ(NB.CreateLoad(I64, LiveSlots), ConstantInt::get(I64, 0)), Done, Sched);
 
   repairSSA();
+  dropPreservedSaves();
 
   DominatorTree FreshDT(F);
   SmallVector<AllocaInst *, 8> Scalars = {NextIter, LiveSlots, SlotIndex};
@@ -868,6 +938,30 @@ void LoopSplitter::repairSSA() {
   }
 }
 
+/// A slot is reused across suspensions, so a value that comes straight from
+/// the slot's own field (restored at the last resume and not redefined since)
+/// is already there: storing it again is wasted work on every switch. This is
+/// the preserved-value analysis of continuation reuse (the .NET seed); values
+/// with one instance per iteration were already stored once at their
+/// definition, so a binary search saves its key once, not at every step.
+void LoopSplitter::dropPreservedSaves() {
+  DenseMap<Value *, unsigned> FieldOfRestored;
+  for (unsigned Field = 0; Field < Saved.size(); ++Field)
+    for (unsigned J : SavedAt[Saved[Field]])
+      FieldOfRestored[Restored[{Saved[Field], J}]] = Field;
+  unsigned Dropped = 0;
+  for (auto &[Store, Field] : SaveStores) {
+    auto It = FieldOfRestored.find(Store->getValueOperand());
+    if (It != FieldOfRestored.end() && It->second == Field) {
+      Store->eraseFromParent();
+      ++Dropped;
+    }
+  }
+  NumPreservedSaves += Dropped;
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Dropped << " of " << SaveStores.size()
+                    << " saves dropped, their value is still in the slot\n");
+}
+
 } // namespace
 
 PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
@@ -877,13 +971,18 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
   while (true) {
     auto &LI = FAM.getResult<LoopAnalysis>(F);
     Loop *Target = nullptr;
+    DenseMap<Metadata *, unsigned> CopiesOfId;
     for (Loop *L : LI.getLoopsInPreorder())
       if (getMarkedParallelism(*L)) {
-        Target = L;
-        break;
+        if (!Target)
+          Target = L;
+        if (const MDOperand *Id = findStringMetadataForLoop(L, LoopIdMD).value_or(nullptr))
+          ++CopiesOfId[Id->get()];
       }
     if (!Target)
       break;
+    const MDOperand *TargetId = findStringMetadataForLoop(Target, LoopIdMD).value_or(nullptr);
+    bool HasTwin = TargetId && CopiesOfId[TargetId->get()] > 1;
 
     // Whatever happens next, the loop reached memcoro-split.
     Module &M = *F.getParent();
@@ -901,7 +1000,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (Reshaped)
       SE.forgetLoop(Target);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
-    LoopSplitter Splitter(F, *Target, LI, DT, SE, AC, ORE, RAI);
+    LoopSplitter Splitter(F, *Target, LI, DT, SE, AC, ORE, RAI, HasTwin);
     if (!Splitter.run()) {
       // Left serial: drop the markers so that the loop optimises as usual.
       for (CallInst *Marker : getRemoteBaseCalls(*Target))

@@ -26,6 +26,8 @@ namespace {
 // The loop as a user writes it; the parent arrays must be all -1 on entry.
 void bfs_serial(Graph g, const uint32_t *roots, size_t nroots, int64_t *parents,
                 uint32_t *frontier, uint32_t *next) {
+  const uint64_t *offsets = g.offsets;
+  const uint32_t *adj = g.adj;
   for (size_t r = 0; r < nroots; ++r) {
     int64_t *parent = parents + r * g.nvertices;
     parent[roots[r]] = roots[r];
@@ -33,11 +35,11 @@ void bfs_serial(Graph g, const uint32_t *roots, size_t nroots, int64_t *parents,
     size_t nfrontier = 1;
     while (nfrontier > 0) {
       size_t nnext = 0;
-#pragma memcoro parallel(MEMCORO_N) remote(g.adj, parent)
+#pragma memcoro parallel(MEMCORO_N) remote(offsets, adj, parent)
       for (size_t i = 0; i < nfrontier; ++i) {
         const uint32_t u = frontier[i];
-        for (uint64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-          const uint32_t v = g.adj[e];
+        for (uint64_t e = offsets[u]; e < offsets[u + 1]; ++e) {
+          const uint32_t v = adj[e];
           if (parent[v] < 0) {
             parent[v] = u;
             next[nnext++] = v;

@@ -38,14 +38,16 @@ namespace {
 
 // The loop as a user writes it.
 void hj_serial(Table t, const uint64_t *probe, size_t nprobe, Join *out) {
+  const Entry *entries = t.entries;
+  const uint32_t *buckets = t.buckets;
   uint64_t matches = 0, payload_sum = 0;
-#pragma memcoro parallel(MEMCORO_N) remote(t.entries, t.buckets)
+#pragma memcoro parallel(MEMCORO_N) remote(entries, buckets)
   for (size_t i = 0; i < nprobe; ++i) {
     const uint64_t key = probe[i];
-    for (uint32_t e = t.buckets[bucket_of(key, t.shift)]; e != kNil; e = t.entries[e].next) {
-      if (t.entries[e].key == key) {
+    for (uint32_t e = buckets[bucket_of(key, t.shift)]; e != kNil; e = entries[e].next) {
+      if (entries[e].key == key) {
         ++matches;
-        payload_sum += t.entries[e].payload;
+        payload_sum += entries[e].payload;
       }
     }
   }

@@ -128,7 +128,7 @@ void lbm_coro(Grid g, const double *src, double *dst, const uint8_t *obstacle, i
 int main(int argc, char **argv) {
   bench::Options o = bench::parse_options(argc, argv, 1ull << 30);
   // src, dst and the reference result: a cube of a sixth of --bytes each
-  // (100^3 cells, 153 MiB per grid at 1G; a step costs ~100 ns a cell, and a
+  // (about 100^3 cells, ~170 MiB per grid at 1G; a step costs ~100 ns a cell, and a
   // full run of the suite must stay under 20 minutes).
   const size_t cell_bytes = kStride * sizeof(double);
   int side = 4;

@@ -40,9 +40,12 @@ enum {
    * recursion and arrays of a few KiB at the cost of address space only. */
   GUARD_SIZE = 16 << 10,
   ALT_STACK_SIZE = 64 << 10,
-  /* About 10-20 us of polling before an idle executor sleeps: long enough to
-   * catch a peer's quick reply, short enough not to burn a shared core. */
-  SPINS_BEFORE_SLEEP = 4000,
+  /* A few microseconds of polling before an idle executor sleeps: enough to
+   * catch a peer's quick reply when both run, short because on a machine
+   * with more runnable threads than cores the peer is usually not running
+   * while we spin (measured: on the shared 2-core machine such spins almost
+   * never ended early). */
+  SPINS_BEFORE_SLEEP = 400,
 };
 
 /* Values of memcoro_co.join besides a joiner's waiter address. */

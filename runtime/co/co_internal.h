@@ -104,6 +104,14 @@ struct memcoro_sched {
 /* The executor this thread runs, NULL on a plain thread. */
 extern _Thread_local struct memcoro_exec *memcoro_tls_exec;
 
+/* True on a plain thread, or when the calling coroutine's executor has
+ * nothing else to run: then a short spin is cheaper than parking, which would
+ * leave the executor idle and make the peer pay for a wake-up. */
+static inline bool memcoro_spinning_pays(void) {
+  struct memcoro_exec *e = memcoro_tls_exec;
+  return !e || (!e->run_head && !atomic_load_explicit(&e->inject, memory_order_relaxed));
+}
+
 /* Prints "memcoro: <message>" on stderr and aborts: for misuse that cannot be
  * reported any other way (the caller's data would otherwise be corrupted). */
 noreturn void memcoro_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -19,8 +19,11 @@
 ; CHECK: icmp ult i64 {{.*}}, %memcoro.trips
 ; CHECK: memcoro.retire:
 ; CHECK: store i32 2, ptr
-; CHECK: call void @llvm.prefetch.p0(ptr [[ADDR:%.*]], i32 0, i32 3, i32 1)
+; The address has one instance per iteration: saved once, where it is defined.
+; CHECK: [[ADDR:%.*]] = getelementptr inbounds i64, ptr %a
 ; CHECK: store ptr [[ADDR]], ptr
+; CHECK: call void @llvm.prefetch.p0(ptr [[ADDR]], i32 0, i32 3, i32 1)
+; CHECK-NOT: store ptr
 ; CHECK: store i32 1, ptr
 ; CHECK-NEXT: br label %memcoro.next
 ; CHECK: memcoro.resume.1:
