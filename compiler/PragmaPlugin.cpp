@@ -44,6 +44,7 @@
 #include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
 #include "clang/Sema/SemaConsumer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -51,6 +52,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 using namespace clang;
 
@@ -68,10 +70,10 @@ constexpr llvm::StringLiteral RemoteMarker = "memcoro.remote";
 /// compilation. Messages name the construct in the user's words.
 struct MemcoroDiags {
   unsigned UnknownClause, ExpectedClause, ExpectedLParen, ExpectedRParen,
-      ExpectedExpr, ParallelComma, ExpectedName, ExpectedCommaOrRParen,
-      DuplicateClause, DuplicateName, PreviousHere, Undeclared, NotPointer,
-      NotVariable, NotFor, OmpFirst, NotInteger, NotConstant, OutOfRange,
-      InInstantiation, UnknownPluginArg;
+      ExpectedExpr, ParallelComma, ExpectedName, ExpectedMember,
+      ExpectedCommaOrRParen, DuplicateClause, DuplicateName, PreviousHere,
+      Undeclared, NotPointer, NotVariable, NotFor, OmpFirst, NotInteger,
+      NotConstant, OutOfRange, InInstantiation, UnknownPluginArg;
 
   explicit MemcoroDiags(DiagnosticsEngine &D) {
     using L = DiagnosticsEngine::Level;
@@ -90,6 +92,7 @@ struct MemcoroDiags {
     ExpectedExpr = Err("expected an expression in 'parallel()'");
     ParallelComma = Err("'parallel()' takes one expression, not a list");
     ExpectedName = Err("expected the name of a pointer or array in 'remote()'");
+    ExpectedMember = Err("expected a member name after '%0' in 'remote()'");
     ExpectedCommaOrRParen =
         Err("expected ',' or ')' after a name in 'remote()'");
     DuplicateClause = Err("duplicate '%0' clause in '#pragma memcoro'");
@@ -119,7 +122,8 @@ struct Clauses {
   SourceLocation ParallelLoc; ///< invalid when parallel() is absent
   llvm::SmallVector<Token, 8> ParallelExpr;
   SourceLocation RemoteLoc; ///< invalid when remote() is absent
-  llvm::SmallVector<Token, 4> RemoteNames;
+  /// Each a name, or a member path `a.b`, `p->q`, `this->m`, as tokens.
+  llvm::SmallVector<llvm::SmallVector<Token, 1>, 4> RemoteNames;
   SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
 };
 
@@ -147,6 +151,24 @@ struct FrontendState {
   }
 };
 
+/// The state of each compilation the plugin action runs in, by its
+/// preprocessor. The pragma handlers are created by clang for every
+/// preprocessor (PragmaHandlerRegistry), also for -E, where no action runs.
+llvm::DenseMap<const Preprocessor *, FrontendState *> &activeStates() {
+  static llvm::DenseMap<const Preprocessor *, FrontendState *> States;
+  return States;
+}
+
+FrontendState *stateFor(const Preprocessor &PP) {
+  return activeStates().lookup(&PP);
+}
+
+/// The memcoro handler while -E hands a pragma to clang's printer.
+PragmaHandler *&parkedHandler() {
+  static PragmaHandler *Parked = nullptr;
+  return Parked;
+}
+
 /// A keyword or punctuator is read by its kind: a bare token placed at the
 /// location the marker stands for is enough.
 Token bareToken(tok::TokenKind K, SourceLocation Loc) {
@@ -168,6 +190,17 @@ Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
   return T;
 }
 
+/// A remote() path as written, for diagnostics: `t.entries`, `this->rows`.
+std::string spell(llvm::ArrayRef<Token> Path) {
+  std::string Text;
+  for (const Token &T : Path)
+    Text += T.is(tok::period)    ? "."
+            : T.is(tok::arrow)   ? "->"
+            : T.is(tok::kw_this) ? "this"
+                                 : T.getIdentifierInfo()->getName().str();
+  return Text;
+}
+
 /// Reads `#pragma memcoro CLAUSES` up to the end of the directive, and
 /// hands the loop that follows to LoopHeadHandler through an internal
 /// `_Pragma("__memcoro_loop")`. Reading past the end of the directive right
@@ -177,11 +210,18 @@ Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
 /// directive is done, from a token stream, where lexing on is safe.
 class MemcoroPragmaHandler : public PragmaHandler {
 public:
-  explicit MemcoroPragmaHandler(std::shared_ptr<FrontendState> State)
-      : PragmaHandler("memcoro"), State(std::move(State)) {}
+  MemcoroPragmaHandler() : PragmaHandler("memcoro") {}
 
   void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
                     Token &FirstToken) override {
+    State = stateFor(PP);
+    if (!State) {
+      if (PP.isPreprocessedOutput())
+        printExpanded(PP);
+      else
+        discardDirective(PP);
+      return;
+    }
     State->SawPragma = true;
     Clauses C;
     C.PragmaLoc = Introducer.Loc;
@@ -206,10 +246,56 @@ public:
   }
 
 private:
-  std::shared_ptr<FrontendState> State;
+  FrontendState *State = nullptr;
 
   DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
     return State->report(Loc, Id);
+  }
+
+  static void discardDirective(Preprocessor &PP) {
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+  }
+
+  /// -E: the output must keep the pragma, with its macros expanded (the
+  /// #defines are gone from the output, and -save-temps or distcc compile
+  /// it later). Clang's printer writes unknown pragmas as they stand, so
+  /// this handler steps aside and re-enters the expanded text as
+  /// `_Pragma("memcoro ...")` for the printer, then
+  /// `_Pragma("__memcoro_restore")`, which puts the handler back.
+  void printExpanded(Preprocessor &PP) {
+    std::string Text = "memcoro";
+    Token Tok;
+    bool First = true;
+    for (PP.Lex(Tok); Tok.isNot(tok::eod) && Tok.isNot(tok::eof); PP.Lex(Tok)) {
+      Text += First || Tok.hasLeadingSpace() ? " " : "";
+      Text += PP.getSpelling(Tok);
+      First = false;
+    }
+    std::string Quoted = "\"";
+    for (char Ch : Text) {
+      if (Ch == '"' || Ch == '\\')
+        Quoted += '\\';
+      Quoted += Ch;
+    }
+    Quoted += '"';
+    SourceLocation Loc = Tok.getLocation();
+    auto Toks = std::make_unique<Token[]>(8);
+    unsigned N = 0;
+    for (StringRef Str :
+         {StringRef(Quoted), StringRef("\"__memcoro_restore\"")}) {
+      Toks[N] = bareToken(tok::identifier, Loc);
+      Toks[N++].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
+      Toks[N++] = bareToken(tok::l_paren, Loc);
+      Toks[N++] = literal(PP, Str, tok::string_literal, Loc);
+      Toks[N++] = bareToken(tok::r_paren, Loc);
+    }
+    PP.RemovePragmaHandler(this);
+    parkedHandler() = this;
+    PP.EnterTokenStream(std::move(Toks), N, /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
   }
 
   /// The marker's C-style casts all sit at locations within the pragma (or
@@ -298,23 +384,33 @@ private:
     return true;
   }
 
-  /// Parses `name (, name)*` of remote(...), leaving Tok at the `)`.
+  /// Parses `path (, path)*` of remote(...), leaving Tok at the `)`; a path
+  /// is a name followed by any number of `.member` or `->member`.
   bool parseRemote(Preprocessor &PP, Token &Tok, Clauses &C) {
     while (true) {
       PP.Lex(Tok);
-      if (Tok.isNot(tok::identifier)) {
+      if (!Tok.isOneOf(tok::identifier, tok::kw_this)) {
         diag(Tok.getLocation(), State->Ids.ExpectedName);
         return false;
       }
-      for (const Token &Prev : C.RemoteNames)
-        if (Prev.getIdentifierInfo() == Tok.getIdentifierInfo()) {
-          diag(Tok.getLocation(), State->Ids.DuplicateName)
-              << Tok.getIdentifierInfo()->getName();
-          diag(Prev.getLocation(), State->Ids.PreviousHere);
+      llvm::SmallVector<Token, 1> Path{Tok};
+      for (PP.Lex(Tok); Tok.isOneOf(tok::period, tok::arrow); PP.Lex(Tok)) {
+        Path.push_back(Tok);
+        PP.Lex(Tok);
+        if (Tok.isNot(tok::identifier)) {
+          diag(Tok.getLocation(), State->Ids.ExpectedMember) << spell(Path);
           return false;
         }
-      C.RemoteNames.push_back(Tok);
-      PP.Lex(Tok);
+        Path.push_back(Tok);
+      }
+      for (const auto &Prev : C.RemoteNames)
+        if (spell(Prev) == spell(Path)) {
+          diag(Path.front().getLocation(), State->Ids.DuplicateName)
+              << spell(Path);
+          diag(Prev.front().getLocation(), State->Ids.PreviousHere);
+          return false;
+        }
+      C.RemoteNames.push_back(std::move(Path));
       if (Tok.is(tok::r_paren))
         return true;
       if (Tok.isNot(tok::comma)) {
@@ -330,17 +426,19 @@ private:
 /// names in the parser's scope, and re-injects the head with the marker.
 class LoopHeadHandler : public PragmaHandler {
 public:
-  explicit LoopHeadHandler(std::shared_ptr<FrontendState> State)
-      : PragmaHandler("__memcoro_loop"), State(std::move(State)) {}
+  LoopHeadHandler() : PragmaHandler("__memcoro_loop") {}
 
   void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
                     Token &FirstToken) override {
+    State = stateFor(PP);
     Token Tok;
     do
       PP.Lex(Tok);
     while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
     // Only ever entered by MemcoroPragmaHandler, with the location of its
     // pragma; anything else is ignored.
+    if (!State)
+      return;
     auto It = llvm::find_if(State->Pending, [&](const Clauses &P) {
       return P.PragmaLoc == Introducer.Loc;
     });
@@ -362,7 +460,7 @@ public:
   }
 
 private:
-  std::shared_ptr<FrontendState> State;
+  FrontendState *State = nullptr;
 
   DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
     return State->report(Loc, Id);
@@ -418,7 +516,11 @@ private:
     if (!S || !inFunctionBody(S->getCurScope()))
       return true;
     bool Ok = true;
-    for (const Token &Name : C.RemoteNames) {
+    for (const auto &Path : C.RemoteNames) {
+      // `this->m` is left to the AST checker.
+      const Token &Name = Path.front();
+      if (Name.is(tok::kw_this))
+        continue;
       IdentifierInfo *II = Name.getIdentifierInfo();
       LookupResult R(*S, DeclarationNameInfo(II, Name.getLocation()),
                      Sema::LookupOrdinaryName);
@@ -442,8 +544,10 @@ private:
         Ok = false;
         continue;
       }
+      // The type of a member path is the AST checker's to judge.
       QualType T = VD->getType().getNonReferenceType();
-      if (!T->isDependentType() && !T->isPointerType() && !T->isArrayType()) {
+      if (Path.size() == 1 && !T->isDependentType() && !T->isPointerType() &&
+          !T->isArrayType()) {
         diag(Name.getLocation(), State->Ids.NotPointer)
             << II->getName()
             << ("'" + T.getAsString(S->getASTContext().getPrintingPolicy()) +
@@ -512,8 +616,9 @@ private:
     Word("if", PragmaLoc);
     Punct(tok::l_paren, PragmaLoc);
     Punct(tok::l_paren, PragmaLoc);
-    for (const Token &Name : C.RemoteNames)
-      Annotation({"unsigned", "long"}, Name, RemoteMarker, Name.getLocation());
+    for (const auto &Path : C.RemoteNames)
+      Annotation({"unsigned", "long"}, Path, RemoteMarker,
+                 Path.front().getLocation());
     if (C.ParallelLoc.isValid()) {
       Annotation({"int"}, C.ParallelExpr, LoopMarker, PragmaLoc);
     } else {
@@ -527,6 +632,22 @@ private:
     Punct(tok::l_brace, PragmaLoc);
     Punct(tok::r_brace, PragmaLoc);
     Word("else", PragmaLoc);
+  }
+};
+
+/// The end of MemcoroPragmaHandler::printExpanded: puts it back in place.
+class RestoreHandler : public PragmaHandler {
+public:
+  RestoreHandler() : PragmaHandler("__memcoro_restore") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+    if (PragmaHandler *Parked = std::exchange(parkedHandler(), nullptr))
+      PP.AddPragmaHandler(Parked);
   }
 };
 
@@ -609,13 +730,22 @@ private:
     QualType T = E->getType();
     if (T->isPointerType() || T->isArrayType())
       return;
-    const NamedDecl *D = nullptr;
-    if (auto *DRE = dyn_cast<DeclRefExpr>(E))
-      D = DRE->getDecl();
-    else if (auto *ME = dyn_cast<MemberExpr>(E))
-      D = ME->getMemberDecl();
     error(E->getBeginLoc(), State.Ids.NotPointer, E->getSourceRange(),
-          {D ? D->getNameAsString() : std::string("?"), quoted(T)});
+          {asWritten(Name), quoted(T)});
+  }
+
+  /// The remote() path as the user wrote it, for the message.
+  std::string asWritten(const Expr *E) const {
+    StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(E->getSourceRange()),
+        Ctx.getSourceManager(), Ctx.getLangOpts());
+    if (!Text.empty())
+      return Text.str();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      return DRE->getDecl()->getNameAsString();
+    if (auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()))
+      return ME->getMemberDecl()->getNameAsString();
+    return "?";
   }
 
   std::string quoted(QualType T) const {
@@ -656,8 +786,11 @@ private:
 
 class MemcoroConsumer : public SemaConsumer {
 public:
-  explicit MemcoroConsumer(std::shared_ptr<FrontendState> State)
-      : State(std::move(State)) {}
+  MemcoroConsumer(const Preprocessor &PP, std::unique_ptr<FrontendState> S)
+      : PP(PP), State(std::move(S)) {
+    activeStates()[&PP] = State.get();
+  }
+  ~MemcoroConsumer() override { activeStates().erase(&PP); }
 
   void InitializeSema(Sema &S) override { State->S = &S; }
   void ForgetSema() override { State->S = nullptr; }
@@ -671,12 +804,12 @@ public:
   }
 
 private:
-  std::shared_ptr<FrontendState> State;
+  const Preprocessor &PP;
+  std::unique_ptr<FrontendState> State;
 };
 
-/// Runs before the main action (codegen, -fsyntax-only, ...), so it is not
-/// used for -E: the preprocessed output then keeps `#pragma memcoro` as
-/// written, for a later memcoro-cc to read.
+/// Runs before the main action (codegen, -fsyntax-only, ...); not for -E,
+/// where the pragma handler only prints the pragma.
 class MemcoroAction : public PluginASTAction {
 public:
   ActionType getActionType() override { return AddBeforeMainAction; }
@@ -697,11 +830,10 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    auto State = std::make_shared<FrontendState>(CI.getDiagnostics());
+    auto State = std::make_unique<FrontendState>(CI.getDiagnostics());
     State->Disabled = Disabled;
-    CI.getPreprocessor().AddPragmaHandler(new MemcoroPragmaHandler(State));
-    CI.getPreprocessor().AddPragmaHandler(new LoopHeadHandler(State));
-    return std::make_unique<MemcoroConsumer>(State);
+    return std::make_unique<MemcoroConsumer>(CI.getPreprocessor(),
+                                             std::move(State));
   }
 
 private:
@@ -712,3 +844,9 @@ private:
 
 static FrontendPluginRegistry::Add<MemcoroAction>
     RegisterMemcoro("memcoro", "#pragma memcoro: check it and mark the loop");
+static PragmaHandlerRegistry::Add<MemcoroPragmaHandler>
+    RegisterPragma("memcoro", "#pragma memcoro");
+static PragmaHandlerRegistry::Add<LoopHeadHandler>
+    RegisterLoopHead("__memcoro_loop", "memcoro internal: the marked loop");
+static PragmaHandlerRegistry::Add<RestoreHandler>
+    RegisterRestore("__memcoro_restore", "memcoro internal: after -E");

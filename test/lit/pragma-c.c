@@ -3,6 +3,8 @@
 // RUN: %memcoro-cc -g -Xclang -disable-llvm-passes -S -emit-llvm -o - %s | %opt -passes=verify -S | %FileCheck --check-prefix=LOC %s
 // Plain clang compiles the same source with nothing but the unknown-pragma warning.
 // RUN: %clang-plain -fsyntax-only -Wall -Wno-unknown-pragmas -Werror %s
+// RUN: %clang-plain -fsyntax-only -Wall %s 2>&1 | %FileCheck %s --check-prefix=PLAIN --implicit-check-not=error: --implicit-check-not=warning:
+// PLAIN-COUNT-5: warning: unknown pragma ignored [-Wunknown-pragmas]
 
 #define WIDTH 8
 enum { SMALL = 2 };
@@ -31,9 +33,9 @@ long gather(long *a, const int *idx, int n) {
 // LOC: call i64 @llvm.annotation.i64.p0({{.*}}), !dbg ![[A:[0-9]+]]
 // LOC: call i64 @llvm.annotation.i64.p0({{.*}}), !dbg ![[IDX:[0-9]+]]
 // LOC-NEXT: call i32 @llvm.annotation.i32.p0({{.*}}), !dbg ![[PRAGMA:[0-9]+]]
-// LOC-DAG: ![[A]] = !DILocation(line: 16, column: 40,
-// LOC-DAG: ![[IDX]] = !DILocation(line: 16, column: 43,
-// LOC-DAG: ![[PRAGMA]] = !DILocation(line: 16, column: 1,
+// LOC-DAG: ![[A]] = !DILocation(line: 18, column: 40,
+// LOC-DAG: ![[IDX]] = !DILocation(line: 18, column: 43,
+// LOC-DAG: ![[PRAGMA]] = !DILocation(line: 18, column: 1,
 
 long unmarked_width(long *a, int n) {
   long s = 0;

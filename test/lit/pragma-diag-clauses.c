@@ -2,7 +2,8 @@
 // RUN: not %memcoro-cc -fsyntax-only -ferror-limit=0 %s 2>&1 | %FileCheck %s --implicit-check-not=error: --implicit-check-not=note:
 // RUN: not %memcoro-cc -fno-memcoro -fsyntax-only -ferror-limit=0 %s 2>&1 | %FileCheck %s --implicit-check-not=error: --implicit-check-not=note:
 
-long f(long *a, long *b, int n) {
+struct pair { long *p, *q; };
+long f(long *a, long *b, int n, struct pair pr) {
   long s = 0;
 // CHECK: pragma-diag-clauses.c:[[@LINE+1]]:29: error: unknown clause 'vector' in '#pragma memcoro'; expected 'parallel' or 'remote'
 #pragma memcoro parallel(4) vector(8)
@@ -43,6 +44,9 @@ long f(long *a, long *b, int n) {
 // CHECK: pragma-diag-clauses.c:[[@LINE+1]]:24: error: expected the name of a pointer or array in 'remote()'
 #pragma memcoro remote(*a)
   for (int i = 0; i < n; i++) s += a[i];
+// CHECK: pragma-diag-clauses.c:[[@LINE+1]]:27: error: expected a member name after 'a->' in 'remote()'
+#pragma memcoro remote(a->)
+  for (int i = 0; i < n; i++) s += a[i];
 // CHECK: pragma-diag-clauses.c:[[@LINE+2]]:39: error: duplicate 'parallel' clause in '#pragma memcoro'
 // CHECK: pragma-diag-clauses.c:[[@LINE+1]]:17: note: first given here
 #pragma memcoro parallel(4) remote(a) parallel(8)
@@ -55,5 +59,9 @@ long f(long *a, long *b, int n) {
 // CHECK: pragma-diag-clauses.c:[[@LINE+1]]:24: note: first given here
 #pragma memcoro remote(a, b, a)
   for (int i = 0; i < n; i++) s += a[i] + b[i];
+// CHECK: pragma-diag-clauses.c:[[@LINE+2]]:36: error: 'pr.p' appears twice in 'remote()'
+// CHECK: pragma-diag-clauses.c:[[@LINE+1]]:24: note: first given here
+#pragma memcoro remote(pr.p, pr.q, pr . p)
+  for (int i = 0; i < n; i++) s += pr.p[i];
   return s;
 }

@@ -4,7 +4,7 @@
 
 typedef long *row_t;
 enum { WIDTH = 4 };
-struct pair { long *p, *q; };
+struct pair { long *p, *q; int n; };
 long g(int);
 
 long undeclared(long *a, int n) {
@@ -25,6 +25,16 @@ long not_pointers(long *a, int n, struct pair pr) {
   for (int i = 0; i < n; i++) s += pr.p[i];
 // CHECK: pragma-diag-remote.c:[[@LINE+1]]:24: error: 'WIDTH' in 'remote()' is not a pointer or array: it has type 'int'
 #pragma memcoro remote(WIDTH)
+  for (int i = 0; i < n; i++) s += a[i];
+  // Member paths: pointers and arrays are fine, anything else is diagnosed
+  // on the AST (so after the function's other errors), as written.
+#pragma memcoro remote(pr.p, pr.q)
+  for (int i = 0; i < n; i++) s += pr.p[i] + pr.q[i];
+// CHECK: pragma-diag-remote.c:[[@LINE+1]]:24: error: use of undeclared identifier 'other' in 'remote()'
+#pragma memcoro remote(other.p)
+  for (int i = 0; i < n; i++) s += a[i];
+// CHECK: pragma-diag-remote.c:[[@LINE+1]]:24: error: 'pr.n' in 'remote()' is not a pointer or array: it has type 'int'
+#pragma memcoro remote(pr.n)
   for (int i = 0; i < n; i++) s += a[i];
   return s;
 }

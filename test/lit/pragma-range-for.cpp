@@ -37,6 +37,25 @@ long use_table(Table &t, const int *idx) { return t.sum(idx, 4); }
 // CHECK-NOT: llvm.annotation
 // CHECK: ret i64
 
+// remote() takes member paths too: `t.entries`, `n->next`, `this->rows_`.
+struct HashTable {
+  long *entries;
+  int *buckets;
+};
+struct ListNode {
+  ListNode *next;
+};
+long probe(const HashTable &t, ListNode *head, const int *keys, int n) {
+  long s = 0;
+#pragma memcoro parallel(16) remote(t.entries, t.buckets, head->next)
+  for (int i = 0; i < n; i++)
+    s += t.entries[t.buckets[keys[i]]];
+  return s;
+}
+// CHECK-LABEL: define {{.*}}@_Z5probeRK9HashTableP8ListNodePKii(
+// CHECK-COUNT-3: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @[[REMOTE]], ptr @{{[^,]+}}, i32 50)
+// CHECK-NEXT: call i32 @llvm.annotation.i32.p0(i32 16, ptr @[[LOOP]]
+
 // A constexpr call for N reaches IR as a constant, also in a lambda inside a
 // member function defined in its class (its body is parsed after the class).
 constexpr int twice(int k) { return 2 * k; }
@@ -57,3 +76,4 @@ long use_walker(Walker &w) { return w.walk(3); }
 // CHECK-LABEL: define {{.*}}@_ZZN6Walker4walkEiENKUliE_clEi(
 // CHECK: call i64 @llvm.annotation.i64.p0(
 // CHECK-NEXT: call i32 @llvm.annotation.i32.p0(i32 10, ptr @[[LOOP]]
+
