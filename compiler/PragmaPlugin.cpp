@@ -9,8 +9,8 @@
 // the memcoro-mark pass turns it into loop metadata:
 //
 //   for (HEADER)
-//     if (((void)__builtin_annotation((unsigned long)(p), "memcoro.remote"),
-//          (void)__builtin_annotation((unsigned long)(q), "memcoro.remote"),
+//     if (((void)__builtin_annotation((unsigned long)(p), "memcoro.remote p"),
+//          (void)__builtin_annotation((unsigned long)(q), "memcoro.remote q"),
 //          (void)__builtin_annotation((int)(N), "memcoro.loop"), 0)) {}
 //     else BODY
 //
@@ -616,9 +616,14 @@ private:
     Word("if", PragmaLoc);
     Punct(tok::l_paren, PragmaLoc);
     Punct(tok::l_paren, PragmaLoc);
-    for (const auto &Path : C.RemoteNames)
-      Annotation({"unsigned", "long"}, Path, RemoteMarker,
-                 Path.front().getLocation());
+    // The marker string carries the name as written, so that remarks can say
+    // remote(entries, buckets): IR keeps no source names.
+    for (const auto &Path : C.RemoteNames) {
+      std::string Named = RemoteMarker.str() + " ";
+      for (const Token &T : Path)
+        Named += PP.getSpelling(T);
+      Annotation({"unsigned", "long"}, Path, Named, Path.front().getLocation());
+    }
     if (C.ParallelLoc.isValid()) {
       Annotation({"int"}, C.ParallelExpr, LoopMarker, PragmaLoc);
     } else {
@@ -687,7 +692,7 @@ public:
       return true;
     if (Marker->getString() == LoopMarker)
       checkParallel(Cast, Parens->getSubExpr());
-    else if (Marker->getString() == RemoteMarker)
+    else if (Marker->getString().starts_with((RemoteMarker + " ").str()))
       checkRemote(Parens->getSubExpr());
     return true;
   }
