@@ -46,6 +46,7 @@ enum {
    * while we spin (measured: on the shared 2-core machine such spins almost
    * never ended early). */
   SPINS_BEFORE_SLEEP = 400,
+  DESTROY_REPORT_SECONDS = 10,
 };
 
 /* Values of memcoro_co.join besides a joiner's waiter address. */
@@ -532,9 +533,24 @@ void memcoro_sched_destroy(memcoro_sched *s) {
   if (memcoro_tls_exec && memcoro_tls_exec->sched == s)
     memcoro_fatal("memcoro_sched_destroy called from one of its own coroutines");
   uint32_t live;
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  long reported = 0;
   /* acquire: what the last coroutines did happens before the teardown. */
-  while ((live = atomic_load_explicit(&s->live, memory_order_acquire)) != 0)
-    memcoro_futex_wait(&s->live, live);
+  while ((live = atomic_load_explicit(&s->live, memory_order_acquire)) != 0) {
+    memcoro_futex_wait_for(&s->live, live, DESTROY_REPORT_SECONDS);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long waited = (long)(now.tv_sec - start.tv_sec);
+    /* A coroutine parked on a channel that nobody will close makes this
+     * wait forever; say so rather than hang silently. */
+    if (waited >= reported + DESTROY_REPORT_SECONDS && atomic_load(&s->live) != 0) {
+      reported = waited;
+      fprintf(stderr,
+              "memcoro_sched_destroy: still waiting after %ld s for %u coroutines to finish "
+              "(parked on a channel or waiter that nobody will signal?)\n",
+              waited, (unsigned)atomic_load(&s->live));
+    }
+  }
   stop_executors(s, s->executor_count);
   for (size_t i = 0; i < s->pool_count; ++i)
     munmap(s->pool[i].base, s->pool[i].length);

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdnoreturn.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef __has_feature
@@ -119,6 +120,12 @@ noreturn void memcoro_fatal(const char *fmt, ...) __attribute__((format(printf, 
 static inline void memcoro_futex_wait(_Atomic(uint32_t) *word, uint32_t expected) {
   /* Returns early on EINTR, EAGAIN or a spurious wake: callers loop. */
   syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+/* The same, giving up after `seconds`. */
+static inline void memcoro_futex_wait_for(_Atomic(uint32_t) *word, uint32_t expected, long seconds) {
+  struct timespec timeout = {.tv_sec = seconds, .tv_nsec = 0};
+  syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
 }
 
 static inline void memcoro_futex_wake(_Atomic(uint32_t) *word, int count) {

@@ -144,13 +144,13 @@ TEST_P(ChanMode, CoroutinesOnDifferentExecutorsBlockAndWakeEachOther) {
   memcoro_sched *s = memcoro_sched_create(&o);
   memcoro_chan *ch = memcoro_chan_create(sizeof(int), 2, GetParam());
   std::vector<int> received;
-  Pipe pipe{ch, 20000, &received};
+  Pipe pipe{ch, 5000, &received};
   memcoro_co_attr on0{0, "consumer"}, on1{1, "producer"};
   memcoro_co *c = memcoro_co_spawn(s, consume, &pipe, &on0);
   memcoro_co *p = memcoro_co_spawn(s, produce, &pipe, &on1);
   EXPECT_EQ(memcoro_co_join(p), nullptr);
   memcoro_co_join(c);
-  EXPECT_EQ(received, iota(20000));
+  EXPECT_EQ(received, iota(5000));
   memcoro_sched_destroy(s);
   memcoro_chan_destroy(ch);
 }
