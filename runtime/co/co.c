@@ -47,6 +47,7 @@ enum {
    * never ended early). */
   SPINS_BEFORE_SLEEP = 400,
   DESTROY_REPORT_SECONDS = 10,
+  MAX_POOLED_STACKS = 1024,
 };
 
 /* Values of memcoro_co.join besides a joiner's waiter address. */
@@ -161,6 +162,12 @@ static void stack_put(memcoro_sched *s, struct memcoro_stack stack) {
   __asan_unpoison_memory_region(stack.base + GUARD_SIZE, stack.length - GUARD_SIZE);
 #endif
   pthread_mutex_lock(&s->pool_lock);
+  if (s->pool_count == MAX_POOLED_STACKS) {
+    /* A burst of coroutines should not pin its stacks' memory for good. */
+    pthread_mutex_unlock(&s->pool_lock);
+    munmap(stack.base, stack.length);
+    return;
+  }
   if (s->pool_count == s->pool_capacity) {
     size_t capacity = s->pool_capacity ? 2 * s->pool_capacity : 64;
     struct memcoro_stack *grown = realloc(s->pool, capacity * sizeof *grown);
