@@ -48,6 +48,7 @@ enum {
   SPINS_BEFORE_SLEEP = 400,
   DESTROY_REPORT_SECONDS = 10,
   MAX_POOLED_STACKS = 1024,
+  RUN_NEXT_STREAK = 64,
 };
 
 /* Values of memcoro_co.join besides a joiner's waiter address. */
@@ -293,8 +294,17 @@ static void run_queue_push(struct memcoro_exec *e, memcoro_co *co) {
   e->run_tail = co;
 }
 
+/* The run-next slot first, but never more than RUN_NEXT_STREAK times in a
+ * row, so that two coroutines waking each other cannot starve the queue. */
 static memcoro_co *run_queue_pop(struct memcoro_exec *e) {
-  memcoro_co *co = e->run_head;
+  memcoro_co *co = e->run_next;
+  if (co && (e->run_next_streak < RUN_NEXT_STREAK || !e->run_head)) {
+    e->run_next = NULL;
+    ++e->run_next_streak;
+    return co;
+  }
+  e->run_next_streak = 0;
+  co = e->run_head;
   if (co) {
     e->run_head = co->next;
     if (!e->run_head)
@@ -341,13 +351,19 @@ static void inject_push(struct memcoro_exec *e, memcoro_co *co) {
   wake_executor(e);
 }
 
-/* Queues co on its executor: directly if we are that executor's thread. */
+/* Queues co on its executor: directly if we are that executor's thread.
+ * A coroutine woken locally goes into the run-next slot, as in Go: in a
+ * hand-over through a channel the peer that can use the freed slot (or the
+ * new message) then runs as soon as the waker parks, instead of after every
+ * other runnable coroutine, which would find nothing to do and park again. */
 static void make_runnable(memcoro_co *co) {
   struct memcoro_exec *e = co->exec;
   if (memcoro_tls_exec == e) {
     if (co->in_wait_queue)
       wait_queue_remove(e, co);
-    run_queue_push(e, co);
+    if (e->run_next)
+      run_queue_push(e, e->run_next);
+    e->run_next = co;
   } else {
     inject_push(e, co);
   }
@@ -618,7 +634,11 @@ memcoro_co *memcoro_co_spawn(memcoro_sched *s, memcoro_co_fn fn, void *arg,
   co->tsan_fiber = __tsan_create_fiber(0);
 #endif
   atomic_fetch_add_explicit(&s->live, 1, memory_order_relaxed);
-  make_runnable(co);
+  /* New coroutines queue behind the runnable ones, wherever they come from. */
+  if (memcoro_tls_exec == co->exec)
+    run_queue_push(co->exec, co);
+  else
+    inject_push(co->exec, co);
   return co;
 }
 

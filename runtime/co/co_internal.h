@@ -73,6 +73,9 @@ struct memcoro_exec {
   void *sched_sp;        /* the executor loop's saved stack pointer */
   memcoro_co *current;
   memcoro_co *run_head, *run_tail; /* runnable queue: executor thread only */
+  /* A coroutine woken by one of ours runs next (see make_runnable). */
+  memcoro_co *run_next;
+  unsigned run_next_streak;
   memcoro_co *wait_head;           /* wait queue: executor thread only */
   enum memcoro_after_switch after;
   memcoro_waiter *park_waiter;
@@ -110,7 +113,8 @@ extern _Thread_local struct memcoro_exec *memcoro_tls_exec;
  * leave the executor idle and make the peer pay for a wake-up. */
 static inline bool memcoro_spinning_pays(void) {
   struct memcoro_exec *e = memcoro_tls_exec;
-  return !e || (!e->run_head && !atomic_load_explicit(&e->inject, memory_order_relaxed));
+  return !e || (!e->run_head && !e->run_next &&
+                !atomic_load_explicit(&e->inject, memory_order_relaxed));
 }
 
 /* Prints "memcoro: <message>" on stderr and aborts: for misuse that cannot be
