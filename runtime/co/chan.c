@@ -29,7 +29,6 @@
 #include "co_internal.h"
 
 #include <assert.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +77,7 @@ struct memcoro_chan {
 
   /* Touched on every operation only by a load; written when parties park. */
   _Alignas(MEMCORO_CACHE_LINE) _Atomic(uint64_t) wait_state;
-  _Atomic(bool) wait_lock; /* guards the two lists: see lock_waiters */
+  _Atomic(uint32_t) wait_lock; /* guards the two lists: see lock_waiters */
   struct wait_list send_waiters, recv_waiters;
 };
 
@@ -316,26 +315,39 @@ static bool spin_pop(memcoro_chan *ch, void *out) {
 
 /* ---- wait lists ------------------------------------------------------------ */
 
-/* The lists are held for a few pointer updates at a time, so a spinlock
- * beats a mutex (it was a sixth of all instructions of a blocking transfer).
- * Its holder may be preempted on a busy machine: after a short spin the
- * waiter yields its thread rather than burn the holder's core. */
+/* The lists are held for a few pointer updates at a time, so the lock is a
+ * plain futex mutex (Drepper's three states: 0 free, 1 held, 2 held with
+ * sleepers): one CAS to take and one exchange to drop when uncontended,
+ * against pthread_mutex's several dozen instructions (a sixth of a blocking
+ * transfer). Contenders spin briefly, then sleep, so that dozens of threads
+ * on two cores do not spin while the holder waits for a CPU. */
+enum { LOCK_FREE, LOCK_HELD, LOCK_CONTENDED, LOCK_SPINS = 64 };
+
 static void lock_waiters(memcoro_chan *ch) {
-  for (int spins = 0;; ++spins) {
-    /* acquire: the list updates of the previous holder happen before ours. */
-    if (!atomic_load_explicit(&ch->wait_lock, memory_order_relaxed) &&
-        !atomic_exchange_explicit(&ch->wait_lock, true, memory_order_acquire))
+  uint32_t seen = LOCK_FREE;
+  /* acquire: the previous holder's list updates happen before ours. */
+  if (atomic_compare_exchange_strong_explicit(&ch->wait_lock, &seen, LOCK_HELD,
+                                              memory_order_acquire, memory_order_relaxed))
+    return;
+  for (int i = 0; i < LOCK_SPINS; ++i) {
+    memcoro_cpu_relax();
+    seen = LOCK_FREE;
+    if (atomic_load_explicit(&ch->wait_lock, memory_order_relaxed) == LOCK_FREE &&
+        atomic_compare_exchange_strong_explicit(&ch->wait_lock, &seen, LOCK_HELD,
+                                                memory_order_acquire, memory_order_relaxed))
       return;
-    if (spins < 64)
-      memcoro_cpu_relax();
-    else
-      sched_yield();
   }
+  /* Announce a sleeper; whoever sees LOCK_CONTENDED on unlock wakes one. */
+  while (atomic_exchange_explicit(&ch->wait_lock, LOCK_CONTENDED, memory_order_acquire) !=
+         LOCK_FREE)
+    memcoro_futex_wait(&ch->wait_lock, LOCK_CONTENDED);
 }
 
 static void unlock_waiters(memcoro_chan *ch) {
   /* release: our list updates happen before the next holder's. */
-  atomic_store_explicit(&ch->wait_lock, false, memory_order_release);
+  if (atomic_exchange_explicit(&ch->wait_lock, LOCK_FREE, memory_order_release) ==
+      LOCK_CONTENDED)
+    memcoro_futex_wake(&ch->wait_lock, 1);
 }
 
 /* A waiter taken off its list has prev pointing at itself, so that its owner
