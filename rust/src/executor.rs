@@ -286,6 +286,40 @@ where
     // they are until the vector drops them in place (also when a task or the
     // sink panics): the guarantee `Pin::new_unchecked` below relies on.
     let mut live = ring.len();
+    // While work remains, every slot holds a running future, so the steady
+    // state skips the `None` test; it ends when the first slot retires.
+    'steady: while live > 0 {
+        for slot in ring.iter_mut() {
+            // SAFETY: as in the loop below.
+            let mut future = unsafe { Pin::new_unchecked(&mut slot.future) };
+            loop {
+                let running = match future.as_mut().as_pin_mut() {
+                    Some(running) => running,
+                    // SAFETY: a slot becomes `None` only right before
+                    // `break 'steady`, and `ring` starts with every slot `Some`.
+                    None => unsafe { std::hint::unreachable_unchecked() },
+                };
+                let output = match running.poll(&mut cx) {
+                    Poll::Pending => break,
+                    Poll::Ready(output) => output,
+                };
+                state = step(state, slot.index, output);
+                match items.next() {
+                    Some(item) => {
+                        future.set(Some(task(item)));
+                        slot.index = started;
+                        started += 1;
+                    }
+                    None => {
+                        future.set(None);
+                        live -= 1;
+                        break 'steady;
+                    }
+                }
+            }
+        }
+    }
+    // The tail: slots retire one by one as the last tasks finish.
     while live > 0 {
         for slot in ring.iter_mut() {
             // SAFETY: the future is not moved until it is dropped, see above;
