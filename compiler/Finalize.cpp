@@ -21,6 +21,8 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace memcoro;
@@ -37,7 +39,25 @@ static DenseSet<unsigned> idsIn(const NamedMDNode *List) {
   return Ids;
 }
 
+/// Debian's LLVM is a release build: it collects the counters of a plugin
+/// built with statistics (memcoro's) but its own -stats printer only says
+/// "Statistics are disabled". Print them all, memcoro's among them, in
+/// the layout of an assertions-enabled LLVM.
+static void printStatistics() {
+  if (!AreStatisticsEnabled())
+    return;
+  auto Stats = GetStatistics();
+  if (Stats.empty())
+    return;
+  errs() << "===" << std::string(73, '-') << "===\n"
+         << "                          ... Statistics Collected ...\n"
+         << "===" << std::string(73, '-') << "===\n";
+  for (const auto &[Name, Value] : Stats)
+    errs() << format("%8llu", (unsigned long long)Value) << " " << Name << "\n";
+}
+
 PreservedAnalyses FinalizePass::run(Module &M, ModuleAnalysisManager &MAM) {
+  printStatistics();
   bool Changed = false;
   if (Function *BaseFn = M.getFunction(RemoteBaseFn)) {
     for (User *U : make_early_inc_range(BaseFn->users()))

@@ -49,6 +49,10 @@ void ensureDebugOptions() {
   (void)DebugOnly;
 }
 
+/// clang loads the plugin with -fplugin before it parses -mllvm options but
+/// asks for the pass-plugin entry point only later, so register on load.
+const bool DebugOptionsRegistered = (ensureDebugOptions(), true);
+
 void registerPasses(PassBuilder &PB) {
   // Lets -print-before=memcoro-split and friends name the passes as opt does.
   if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks()) {
@@ -102,6 +106,6 @@ void registerPasses(PassBuilder &PB) {
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
-  ensureDebugOptions();
+  (void)DebugOptionsRegistered;
   return {LLVM_PLUGIN_API_VERSION, "memcoro", "0.1", registerPasses};
 }

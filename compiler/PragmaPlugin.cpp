@@ -9,8 +9,8 @@
 // the memcoro-mark pass turns it into loop metadata:
 //
 //   for (HEADER)
-//     if (((void)__builtin_annotation((unsigned long)(p), "memcoro.remote"),
-//          (void)__builtin_annotation((unsigned long)(q), "memcoro.remote"),
+//     if (((void)__builtin_annotation((unsigned long)(p), "memcoro.remote p"),
+//          (void)__builtin_annotation((unsigned long)(q), "memcoro.remote q"),
 //          (void)__builtin_annotation((int)(N), "memcoro.loop"), 0)) {}
 //     else BODY
 //
@@ -36,6 +36,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
@@ -43,6 +44,7 @@
 #include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
 #include "clang/Sema/SemaConsumer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -50,6 +52,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 using namespace clang;
 
@@ -67,10 +70,10 @@ constexpr llvm::StringLiteral RemoteMarker = "memcoro.remote";
 /// compilation. Messages name the construct in the user's words.
 struct MemcoroDiags {
   unsigned UnknownClause, ExpectedClause, ExpectedLParen, ExpectedRParen,
-      ExpectedExpr, ParallelComma, ExpectedName, ExpectedCommaOrRParen,
-      DuplicateClause, DuplicateName, PreviousHere, Undeclared, NotPointer,
-      NotVariable, NotFor, OmpFirst, NotInteger, NotConstant, OutOfRange,
-      InInstantiation, UnknownPluginArg;
+      ExpectedExpr, ParallelComma, ExpectedName, ExpectedMember,
+      ExpectedCommaOrRParen, DuplicateClause, DuplicateName, PreviousHere,
+      Undeclared, NotPointer, NotVariable, NotFor, OmpFirst, NotInteger,
+      NotConstant, OutOfRange, InInstantiation, UnknownPluginArg;
 
   explicit MemcoroDiags(DiagnosticsEngine &D) {
     using L = DiagnosticsEngine::Level;
@@ -89,6 +92,7 @@ struct MemcoroDiags {
     ExpectedExpr = Err("expected an expression in 'parallel()'");
     ParallelComma = Err("'parallel()' takes one expression, not a list");
     ExpectedName = Err("expected the name of a pointer or array in 'remote()'");
+    ExpectedMember = Err("expected a member name after '%0' in 'remote()'");
     ExpectedCommaOrRParen =
         Err("expected ',' or ')' after a name in 'remote()'");
     DuplicateClause = Err("duplicate '%0' clause in '#pragma memcoro'");
@@ -113,6 +117,16 @@ struct MemcoroDiags {
   }
 };
 
+/// The clauses of one pragma, as tokens to be re-injected.
+struct Clauses {
+  SourceLocation ParallelLoc; ///< invalid when parallel() is absent
+  llvm::SmallVector<Token, 8> ParallelExpr;
+  SourceLocation RemoteLoc; ///< invalid when remote() is absent
+  /// Each a name, or a member path `a.b`, `p->q`, `this->m`, as tokens.
+  llvm::SmallVector<llvm::SmallVector<Token, 1>, 4> RemoteNames;
+  SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
+};
+
 /// What the pragma handler and the AST checker of one compilation share.
 struct FrontendState {
   explicit FrontendState(DiagnosticsEngine &D) : Diags(D), Ids(D) {}
@@ -122,6 +136,8 @@ struct FrontendState {
   bool Disabled = false;
   /// The parser's Sema while it runs; remote() names are looked up in it.
   Sema *S = nullptr;
+  /// Clauses read by the memcoro handler, waiting for the loop-head handler.
+  llvm::SmallVector<Clauses, 1> Pending;
   /// Lets the AST checker skip translation units without a pragma.
   bool SawPragma = false;
   /// Where the `0` that stands for an absent parallel() was placed; the AST
@@ -129,25 +145,86 @@ struct FrontendState {
   llvm::DenseSet<SourceLocation> AbsentParallel;
   /// What the AST checker already reported (location/diagnostic/arguments).
   llvm::StringSet<> Reported;
+
+  DiagnosticBuilder report(SourceLocation Loc, unsigned Id) {
+    return Diags.Report(Loc, Id);
+  }
 };
 
-/// The clauses of one pragma, as tokens to be re-injected.
-struct Clauses {
-  SourceLocation ParallelLoc; ///< invalid when parallel() is absent
-  llvm::SmallVector<Token, 8> ParallelExpr;
-  SourceLocation RemoteLoc; ///< invalid when remote() is absent
-  llvm::SmallVector<Token, 4> RemoteNames;
-};
+/// The state of each compilation the plugin action runs in, by its
+/// preprocessor. The pragma handlers are created by clang for every
+/// preprocessor (PragmaHandlerRegistry), also for -E, where no action runs.
+llvm::DenseMap<const Preprocessor *, FrontendState *> &activeStates() {
+  static llvm::DenseMap<const Preprocessor *, FrontendState *> States;
+  return States;
+}
 
+FrontendState *stateFor(const Preprocessor &PP) {
+  return activeStates().lookup(&PP);
+}
+
+/// The memcoro handler while -E hands a pragma to clang's printer.
+PragmaHandler *&parkedHandler() {
+  static PragmaHandler *Parked = nullptr;
+  return Parked;
+}
+
+/// A keyword or punctuator is read by its kind: a bare token placed at the
+/// location the marker stands for is enough.
+Token bareToken(tok::TokenKind K, SourceLocation Loc) {
+  Token T;
+  T.startToken();
+  T.setKind(K);
+  T.setLocation(Loc);
+  return T;
+}
+
+/// A literal needs real spelling, which the parser reads back: it gets its
+/// own scratch location, expanded at Loc.
+Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
+              SourceLocation Loc) {
+  Token T;
+  T.startToken();
+  T.setKind(K);
+  PP.CreateString(Spelling, T, Loc, Loc);
+  return T;
+}
+
+/// A remote() path as written, for diagnostics: `t.entries`, `this->rows`.
+std::string spell(llvm::ArrayRef<Token> Path) {
+  std::string Text;
+  for (const Token &T : Path)
+    Text += T.is(tok::period)    ? "."
+            : T.is(tok::arrow)   ? "->"
+            : T.is(tok::kw_this) ? "this"
+                                 : T.getIdentifierInfo()->getName().str();
+  return Text;
+}
+
+/// Reads `#pragma memcoro CLAUSES` up to the end of the directive, and
+/// hands the loop that follows to LoopHeadHandler through an internal
+/// `_Pragma("__memcoro_loop")`. Reading past the end of the directive right
+/// here would run the file's lexer to the next tokens while that lexer is
+/// still in the middle of the directive; at the end of a file it is then
+/// destroyed under its own feet. The re-entered _Pragma runs after the
+/// directive is done, from a token stream, where lexing on is safe.
 class MemcoroPragmaHandler : public PragmaHandler {
 public:
-  explicit MemcoroPragmaHandler(std::shared_ptr<FrontendState> State)
-      : PragmaHandler("memcoro"), State(std::move(State)) {}
+  MemcoroPragmaHandler() : PragmaHandler("memcoro") {}
 
   void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
                     Token &FirstToken) override {
+    State = stateFor(PP);
+    if (!State) {
+      if (PP.isPreprocessedOutput())
+        printExpanded(PP);
+      else
+        discardDirective(PP);
+      return;
+    }
     State->SawPragma = true;
     Clauses C;
+    C.PragmaLoc = Introducer.Loc;
     Token Tok;
     PP.Lex(Tok);
     if (!parseClauses(PP, Tok, C)) {
@@ -155,28 +232,91 @@ public:
         PP.Lex(Tok);
       return;
     }
-    // Past the end of the directive now: the tokens of the statement that
-    // follows. For _Pragma in a macro this pops the pragma's own lexer and
-    // continues in the macro expansion, which is what we want.
-    llvm::SmallVector<Token, 32> Head;
-    if (!lexLoopHead(PP, Introducer.Loc, Head))
-      return;
-    bool NamesOk = checkRemoteNames(C, Head);
-    if (NamesOk)
-      appendMarker(PP, Introducer.Loc, C, Head);
-    auto Toks = std::make_unique<Token[]>(Head.size());
-    std::copy(Head.begin(), Head.end(), Toks.get());
-    // The head's tokens are already macro-expanded, and the marker's must
-    // not be expanded at all.
-    PP.EnterTokenStream(std::move(Toks), Head.size(),
-                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+    State->Pending.push_back(std::move(C));
+    quietOldStyleCasts(PP, Introducer.Loc, Tok.getLocation());
+    auto Toks = std::make_unique<Token[]>(4);
+    Toks[0] = bareToken(tok::identifier, Introducer.Loc);
+    Toks[0].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
+    Toks[1] = bareToken(tok::l_paren, Introducer.Loc);
+    Toks[2] =
+        literal(PP, "\"__memcoro_loop\"", tok::string_literal, Introducer.Loc);
+    Toks[3] = bareToken(tok::r_paren, Introducer.Loc);
+    PP.EnterTokenStream(std::move(Toks), 4, /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
   }
 
 private:
-  std::shared_ptr<FrontendState> State;
+  FrontendState *State = nullptr;
 
   DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
-    return State->Diags.Report(Loc, Id);
+    return State->report(Loc, Id);
+  }
+
+  static void discardDirective(Preprocessor &PP) {
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+  }
+
+  /// -E: the output must keep the pragma, with its macros expanded (the
+  /// #defines are gone from the output, and -save-temps or distcc compile
+  /// it later). Clang's printer writes unknown pragmas as they stand, so
+  /// this handler steps aside and re-enters the expanded text as
+  /// `_Pragma("memcoro ...")` for the printer, then
+  /// `_Pragma("__memcoro_restore")`, which puts the handler back.
+  void printExpanded(Preprocessor &PP) {
+    std::string Text = "memcoro";
+    Token Tok;
+    bool First = true;
+    for (PP.Lex(Tok); Tok.isNot(tok::eod) && Tok.isNot(tok::eof); PP.Lex(Tok)) {
+      Text += First || Tok.hasLeadingSpace() ? " " : "";
+      Text += PP.getSpelling(Tok);
+      First = false;
+    }
+    std::string Quoted = "\"";
+    for (char Ch : Text) {
+      if (Ch == '"' || Ch == '\\')
+        Quoted += '\\';
+      Quoted += Ch;
+    }
+    Quoted += '"';
+    SourceLocation Loc = Tok.getLocation();
+    auto Toks = std::make_unique<Token[]>(8);
+    unsigned N = 0;
+    for (StringRef Str :
+         {StringRef(Quoted), StringRef("\"__memcoro_restore\"")}) {
+      Toks[N] = bareToken(tok::identifier, Loc);
+      Toks[N++].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
+      Toks[N++] = bareToken(tok::l_paren, Loc);
+      Toks[N++] = literal(PP, Str, tok::string_literal, Loc);
+      Toks[N++] = bareToken(tok::r_paren, Loc);
+    }
+    PP.RemovePragmaHandler(this);
+    parkedHandler() = this;
+    PP.EnterTokenStream(std::move(Toks), N, /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
+  }
+
+  /// The marker's C-style casts all sit at locations within the pragma (or
+  /// within the macro invocation that produced a _Pragma); a C++ user with
+  /// -Wold-style-cast should not hear about them. The same as
+  /// `#pragma clang diagnostic push/ignored/pop` around that text.
+  static void quietOldStyleCasts(Preprocessor &PP, SourceLocation PragmaLoc,
+                                 SourceLocation EodLoc) {
+    if (!PP.getLangOpts().CPlusPlus)
+      return;
+    SourceManager &SM = PP.getSourceManager();
+    SourceLocation Begin = SM.getExpansionRange(PragmaLoc).getBegin();
+    SourceLocation End = Lexer::getLocForEndOfToken(
+        SM.getExpansionRange(EodLoc).getEnd(), 0, SM, PP.getLangOpts());
+    if (Begin.isInvalid() || End.isInvalid() ||
+        SM.getFileID(Begin) != SM.getFileID(End))
+      return;
+    DiagnosticsEngine &D = PP.getDiagnostics();
+    D.pushMappings(Begin);
+    D.setSeverity(diag::warn_old_style_cast, diag::Severity::Ignored, Begin);
+    D.popMappings(End);
   }
 
   /// Parses `clause clause ...` up to the end of the directive, leaving Tok
@@ -206,9 +346,8 @@ private:
         diag(Tok.getLocation(), State->Ids.ExpectedLParen) << Name;
         return false;
       }
-      SourceLocation LParenLoc = Tok.getLocation();
-      bool Ok = IsParallel ? parseParallel(PP, Tok, C, LParenLoc)
-                           : parseRemote(PP, Tok, C);
+      bool Ok =
+          IsParallel ? parseParallel(PP, Tok, C) : parseRemote(PP, Tok, C);
       if (!Ok)
         return false;
       PP.Lex(Tok);
@@ -221,8 +360,7 @@ private:
 
   /// Collects the tokens between the parentheses of parallel(...), leaving
   /// Tok at the closing one.
-  bool parseParallel(Preprocessor &PP, Token &Tok, Clauses &C,
-                     SourceLocation LParenLoc) {
+  bool parseParallel(Preprocessor &PP, Token &Tok, Clauses &C) {
     unsigned Depth = 0;
     for (PP.Lex(Tok); !(Depth == 0 && Tok.is(tok::r_paren)); PP.Lex(Tok)) {
       if (Tok.is(tok::eod)) {
@@ -246,23 +384,33 @@ private:
     return true;
   }
 
-  /// Parses `name (, name)*` of remote(...), leaving Tok at the `)`.
+  /// Parses `path (, path)*` of remote(...), leaving Tok at the `)`; a path
+  /// is a name followed by any number of `.member` or `->member`.
   bool parseRemote(Preprocessor &PP, Token &Tok, Clauses &C) {
     while (true) {
       PP.Lex(Tok);
-      if (Tok.isNot(tok::identifier)) {
+      if (!Tok.isOneOf(tok::identifier, tok::kw_this)) {
         diag(Tok.getLocation(), State->Ids.ExpectedName);
         return false;
       }
-      for (const Token &Prev : C.RemoteNames)
-        if (Prev.getIdentifierInfo() == Tok.getIdentifierInfo()) {
-          diag(Tok.getLocation(), State->Ids.DuplicateName)
-              << Tok.getIdentifierInfo()->getName();
-          diag(Prev.getLocation(), State->Ids.PreviousHere);
+      llvm::SmallVector<Token, 1> Path{Tok};
+      for (PP.Lex(Tok); Tok.isOneOf(tok::period, tok::arrow); PP.Lex(Tok)) {
+        Path.push_back(Tok);
+        PP.Lex(Tok);
+        if (Tok.isNot(tok::identifier)) {
+          diag(Tok.getLocation(), State->Ids.ExpectedMember) << spell(Path);
           return false;
         }
-      C.RemoteNames.push_back(Tok);
-      PP.Lex(Tok);
+        Path.push_back(Tok);
+      }
+      for (const auto &Prev : C.RemoteNames)
+        if (spell(Prev) == spell(Path)) {
+          diag(Path.front().getLocation(), State->Ids.DuplicateName)
+              << spell(Path);
+          diag(Prev.front().getLocation(), State->Ids.PreviousHere);
+          return false;
+        }
+      C.RemoteNames.push_back(std::move(Path));
       if (Tok.is(tok::r_paren))
         return true;
       if (Tok.isNot(tok::comma)) {
@@ -271,15 +419,57 @@ private:
       }
     }
   }
+};
+
+/// Runs on the internal `_Pragma("__memcoro_loop")` that MemcoroPragmaHandler
+/// leaves behind: lexes the `for ( ... )` that follows, checks the remote()
+/// names in the parser's scope, and re-injects the head with the marker.
+class LoopHeadHandler : public PragmaHandler {
+public:
+  LoopHeadHandler() : PragmaHandler("__memcoro_loop") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    State = stateFor(PP);
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+    // Only ever entered by MemcoroPragmaHandler, with the location of its
+    // pragma; anything else is ignored.
+    if (!State)
+      return;
+    auto It = llvm::find_if(State->Pending, [&](const Clauses &P) {
+      return P.PragmaLoc == Introducer.Loc;
+    });
+    if (It == State->Pending.end())
+      return;
+    Clauses C = std::move(*It);
+    State->Pending.erase(It);
+    llvm::SmallVector<Token, 32> Head;
+    if (!lexLoopHead(PP, C.PragmaLoc, Head))
+      return;
+    if (checkRemoteNames(C, Head))
+      appendMarker(PP, C.PragmaLoc, C, Head);
+    auto Toks = std::make_unique<Token[]>(Head.size());
+    std::copy(Head.begin(), Head.end(), Toks.get());
+    // The head's tokens are already macro-expanded, and the marker's must
+    // not be expanded at all.
+    PP.EnterTokenStream(std::move(Toks), Head.size(),
+                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+  }
+
+private:
+  FrontendState *State = nullptr;
+
+  DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
+    return State->report(Loc, Id);
+  }
 
   /// Lexes `for ( ... )` into Head. Returns false, with every lexed token
   /// handed back to the parser, when the pragma is not followed by one.
   bool lexLoopHead(Preprocessor &PP, SourceLocation PragmaLoc,
                    llvm::SmallVectorImpl<Token> &Head) {
-    if (!nextTokenIsInSameFile(PP, PragmaLoc)) {
-      diag(PragmaLoc, State->Ids.NotFor);
-      return false;
-    }
     Token Tok;
     PP.Lex(Tok);
     if (Tok.isNot(tok::kw_for)) {
@@ -290,17 +480,13 @@ private:
       return false;
     }
     Head.push_back(Tok);
-    // Anything but a complete `for (...)` is the parser's to diagnose, as
-    // written; an unterminated head at the end of the file is left unlexed.
-    if (!nextTokenIsInSameFile(PP, PragmaLoc))
-      return reinject(PP, Head);
     PP.Lex(Tok);
     Head.push_back(Tok);
+    // Anything but a complete `for (...)` is the parser's to diagnose, as
+    // written.
     if (Tok.isNot(tok::l_paren))
       return reinject(PP, Head);
-    for (unsigned Depth = 1; Depth != 0;) {
-      if (!nextTokenIsInSameFile(PP, PragmaLoc))
-        return reinject(PP, Head);
+    for (unsigned Depth = 1; Depth != 0 && Tok.isNot(tok::eof);) {
       PP.Lex(Tok);
       Head.push_back(Tok);
       if (Tok.is(tok::l_paren))
@@ -308,58 +494,9 @@ private:
       else if (Tok.is(tok::r_paren))
         --Depth;
     }
+    if (Tok.is(tok::eof))
+      return reinject(PP, Head);
     return true;
-  }
-
-  /// Whether the next PP.Lex stays inside the file that holds the pragma.
-  /// The handler runs inside that file's lexer, so lexing past the file's
-  /// end would destroy the lexer under its own feet (and an eof token cannot
-  /// be handed back): the rest of the file is checked raw first.
-  static bool nextTokenIsInSameFile(Preprocessor &PP,
-                                    SourceLocation PragmaLoc) {
-    auto *L = static_cast<Lexer *>(PP.getCurrentLexer());
-    if (!L)
-      return true; // a macro expansion: its end is harmless
-    if (!L->isPragmaLexer())
-      return fileHasTokenAfter(PP, L->getSourceLocation(L->getBufferLocation()),
-                               /*Skip=*/0);
-    // The end of a _Pragma string: lexing goes on in whatever held the
-    // _Pragma, a macro (harmless) or the file right after `_Pragma("...")`.
-    if (PragmaLoc.isMacroID())
-      return true;
-    return fileHasTokenAfter(PP, PragmaLoc, /*Skip=*/4);
-  }
-
-  /// Raw-lexes the file from Loc, skips Skip tokens, and says whether a
-  /// token other than a preprocessor directive follows before the end.
-  static bool fileHasTokenAfter(Preprocessor &PP, SourceLocation Loc,
-                                unsigned Skip) {
-    SourceManager &SM = PP.getSourceManager();
-    auto [FID, Offset] = SM.getDecomposedLoc(Loc);
-    bool Invalid = false;
-    StringRef Buf = SM.getBufferData(FID, &Invalid);
-    if (Invalid)
-      return false;
-    Lexer Raw(SM.getLocForStartOfFile(FID), PP.getLangOpts(), Buf.begin(),
-              Buf.begin() + Offset, Buf.end());
-    Token T;
-    bool AtEnd = Raw.LexFromRawLexer(T);
-    while (T.isNot(tok::eof)) {
-      if (T.is(tok::hash) && T.isAtStartOfLine()) {
-        // A directive line (escaped newlines included) yields no token.
-        do
-          AtEnd = Raw.LexFromRawLexer(T);
-        while (T.isNot(tok::eof) && !T.isAtStartOfLine());
-        continue;
-      }
-      if (Skip == 0)
-        return true;
-      --Skip;
-      if (AtEnd)
-        break;
-      AtEnd = Raw.LexFromRawLexer(T);
-    }
-    return false;
   }
 
   bool reinject(Preprocessor &PP, llvm::ArrayRef<Token> Toks) {
@@ -379,7 +516,11 @@ private:
     if (!S || !inFunctionBody(S->getCurScope()))
       return true;
     bool Ok = true;
-    for (const Token &Name : C.RemoteNames) {
+    for (const auto &Path : C.RemoteNames) {
+      // `this->m` is left to the AST checker.
+      const Token &Name = Path.front();
+      if (Name.is(tok::kw_this))
+        continue;
       IdentifierInfo *II = Name.getIdentifierInfo();
       LookupResult R(*S, DeclarationNameInfo(II, Name.getLocation()),
                      Sema::LookupOrdinaryName);
@@ -403,8 +544,10 @@ private:
         Ok = false;
         continue;
       }
+      // The type of a member path is the AST checker's to judge.
       QualType T = VD->getType().getNonReferenceType();
-      if (!T->isDependentType() && !T->isPointerType() && !T->isArrayType()) {
+      if (Path.size() == 1 && !T->isDependentType() && !T->isPointerType() &&
+          !T->isArrayType()) {
         diag(Name.getLocation(), State->Ids.NotPointer)
             << II->getName()
             << ("'" + T.getAsString(S->getASTContext().getPrintingPolicy()) +
@@ -432,14 +575,8 @@ private:
   /// loop head (see the banner for the exact shape).
   void appendMarker(Preprocessor &PP, SourceLocation PragmaLoc,
                     const Clauses &C, llvm::SmallVectorImpl<Token> &Out) {
-    // Keywords and punctuation are read by kind, so a bare token placed at
-    // the location the marker stands for is enough.
     auto Punct = [&](tok::TokenKind K, SourceLocation Loc) {
-      Token T;
-      T.startToken();
-      T.setKind(K);
-      T.setLocation(Loc);
-      Out.push_back(T);
+      Out.push_back(bareToken(K, Loc));
     };
     auto Word = [&](StringRef Spelling, SourceLocation Loc) {
       IdentifierInfo *II = PP.getIdentifierInfo(Spelling);
@@ -479,8 +616,14 @@ private:
     Word("if", PragmaLoc);
     Punct(tok::l_paren, PragmaLoc);
     Punct(tok::l_paren, PragmaLoc);
-    for (const Token &Name : C.RemoteNames)
-      Annotation({"unsigned", "long"}, Name, RemoteMarker, Name.getLocation());
+    // The marker string carries the name as written, so that remarks can say
+    // remote(entries, buckets): IR keeps no source names.
+    for (const auto &Path : C.RemoteNames) {
+      std::string Named = RemoteMarker.str() + " ";
+      for (const Token &T : Path)
+        Named += PP.getSpelling(T);
+      Annotation({"unsigned", "long"}, Path, Named, Path.front().getLocation());
+    }
     if (C.ParallelLoc.isValid()) {
       Annotation({"int"}, C.ParallelExpr, LoopMarker, PragmaLoc);
     } else {
@@ -495,16 +638,21 @@ private:
     Punct(tok::r_brace, PragmaLoc);
     Word("else", PragmaLoc);
   }
+};
 
-  /// A literal needs real spelling, which the parser reads back: it gets
-  /// its own scratch location, expanded at Loc.
-  static Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
-                       SourceLocation Loc) {
-    Token T;
-    T.startToken();
-    T.setKind(K);
-    PP.CreateString(Spelling, T, Loc, Loc);
-    return T;
+/// The end of MemcoroPragmaHandler::printExpanded: puts it back in place.
+class RestoreHandler : public PragmaHandler {
+public:
+  RestoreHandler() : PragmaHandler("__memcoro_restore") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+    if (PragmaHandler *Parked = std::exchange(parkedHandler(), nullptr))
+      PP.AddPragmaHandler(Parked);
   }
 };
 
@@ -544,7 +692,7 @@ public:
       return true;
     if (Marker->getString() == LoopMarker)
       checkParallel(Cast, Parens->getSubExpr());
-    else if (Marker->getString() == RemoteMarker)
+    else if (Marker->getString().starts_with((RemoteMarker + " ").str()))
       checkRemote(Parens->getSubExpr());
     return true;
   }
@@ -587,13 +735,22 @@ private:
     QualType T = E->getType();
     if (T->isPointerType() || T->isArrayType())
       return;
-    const NamedDecl *D = nullptr;
-    if (auto *DRE = dyn_cast<DeclRefExpr>(E))
-      D = DRE->getDecl();
-    else if (auto *ME = dyn_cast<MemberExpr>(E))
-      D = ME->getMemberDecl();
     error(E->getBeginLoc(), State.Ids.NotPointer, E->getSourceRange(),
-          {D ? D->getNameAsString() : std::string("?"), quoted(T)});
+          {asWritten(Name), quoted(T)});
+  }
+
+  /// The remote() path as the user wrote it, for the message.
+  std::string asWritten(const Expr *E) const {
+    StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(E->getSourceRange()),
+        Ctx.getSourceManager(), Ctx.getLangOpts());
+    if (!Text.empty())
+      return Text.str();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      return DRE->getDecl()->getNameAsString();
+    if (auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()))
+      return ME->getMemberDecl()->getNameAsString();
+    return "?";
   }
 
   std::string quoted(QualType T) const {
@@ -634,8 +791,11 @@ private:
 
 class MemcoroConsumer : public SemaConsumer {
 public:
-  explicit MemcoroConsumer(std::shared_ptr<FrontendState> State)
-      : State(std::move(State)) {}
+  MemcoroConsumer(const Preprocessor &PP, std::unique_ptr<FrontendState> S)
+      : PP(PP), State(std::move(S)) {
+    activeStates()[&PP] = State.get();
+  }
+  ~MemcoroConsumer() override { activeStates().erase(&PP); }
 
   void InitializeSema(Sema &S) override { State->S = &S; }
   void ForgetSema() override { State->S = nullptr; }
@@ -649,12 +809,12 @@ public:
   }
 
 private:
-  std::shared_ptr<FrontendState> State;
+  const Preprocessor &PP;
+  std::unique_ptr<FrontendState> State;
 };
 
-/// Runs before the main action (codegen, -fsyntax-only, ...), so it is not
-/// used for -E: the preprocessed output then keeps `#pragma memcoro` as
-/// written, for a later memcoro-cc to read.
+/// Runs before the main action (codegen, -fsyntax-only, ...); not for -E,
+/// where the pragma handler only prints the pragma.
 class MemcoroAction : public PluginASTAction {
 public:
   ActionType getActionType() override { return AddBeforeMainAction; }
@@ -675,10 +835,10 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
-    auto State = std::make_shared<FrontendState>(CI.getDiagnostics());
+    auto State = std::make_unique<FrontendState>(CI.getDiagnostics());
     State->Disabled = Disabled;
-    CI.getPreprocessor().AddPragmaHandler(new MemcoroPragmaHandler(State));
-    return std::make_unique<MemcoroConsumer>(State);
+    return std::make_unique<MemcoroConsumer>(CI.getPreprocessor(),
+                                             std::move(State));
   }
 
 private:
@@ -689,3 +849,9 @@ private:
 
 static FrontendPluginRegistry::Add<MemcoroAction>
     RegisterMemcoro("memcoro", "#pragma memcoro: check it and mark the loop");
+static PragmaHandlerRegistry::Add<MemcoroPragmaHandler>
+    RegisterPragma("memcoro", "#pragma memcoro");
+static PragmaHandlerRegistry::Add<LoopHeadHandler>
+    RegisterLoopHead("__memcoro_loop", "memcoro internal: the marked loop");
+static PragmaHandlerRegistry::Add<RestoreHandler>
+    RegisterRestore("__memcoro_restore", "memcoro internal: after -E");

@@ -57,6 +57,7 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -72,6 +73,8 @@
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
+#include <functional>
+
 using namespace llvm;
 using namespace memcoro;
 
@@ -83,6 +86,15 @@ STATISTIC(NumSuspensionPoints, "Number of suspension points created");
 STATISTIC(NumCoalesced, "Number of remote accesses coalesced into another's suspension");
 STATISTIC(NumSavedValues, "Number of values saved in coroutine slots");
 STATISTIC(NumReductions, "Number of reductions updated in place");
+STATISTIC(NumPreservedSaves, "Number of saves dropped because the slot still holds the value");
+
+enum class DispatchStyle { Auto, Ring, Lockstep };
+static cl::opt<DispatchStyle> ForcedDispatch(
+    "memcoro-dispatch", cl::Hidden, cl::init(DispatchStyle::Auto),
+    cl::desc("Dispatch style of transformed loops (lockstep only where legal)"),
+    cl::values(clEnumValN(DispatchStyle::Auto, "auto", "lockstep where legal, else ring"),
+               clEnumValN(DispatchStyle::Ring, "ring", "always the ring scheduler"),
+               clEnumValN(DispatchStyle::Lockstep, "lockstep", "lockstep where legal")));
 
 static cl::opt<unsigned> DefaultParallelism(
     "memcoro-default-parallelism", cl::Hidden, cl::init(32),
@@ -128,8 +140,9 @@ Value *pointerOf(Instruction *I) {
 class LoopSplitter {
 public:
   LoopSplitter(Function &F, Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-               AssumptionCache &AC, OptimizationRemarkEmitter &ORE, const RemoteAccessInfo &RAI)
-      : F(F), L(L), LI(LI), DT(DT), SE(SE), AC(AC), ORE(ORE), RAI(RAI),
+               AssumptionCache &AC, OptimizationRemarkEmitter &ORE, const RemoteAccessInfo &RAI,
+               bool HasTwin)
+      : F(F), L(L), LI(LI), DT(DT), SE(SE), AC(AC), ORE(ORE), RAI(RAI), HasTwin(HasTwin),
         DL(F.getParent()->getDataLayout()), Ctx(F.getContext()),
         I64(Type::getInt64Ty(Ctx)), I32(Type::getInt32Ty(Ctx)) {}
 
@@ -146,12 +159,16 @@ private:
   bool checkLiveOuts();
   bool planSuspensions();
   bool makeAvailableAt(Value *V, Instruction *At, unsigned Depth);
+  bool everyIterationSuspendsAlike() const;
   void dropCoveredSuspensions();
 
   // Transformation.
   void transform();
   void computeSavedValues();
+  void chooseRematerialized();
+  void markUnpredictableSelects();
   void repairSSA();
+  void dropPreservedSaves();
 
   void reject(StringRef Tag, const Twine &Why, const Instruction *At = nullptr);
 
@@ -163,6 +180,10 @@ private:
   AssumptionCache &AC;
   OptimizationRemarkEmitter &ORE;
   const RemoteAccessInfo &RAI;
+  /// Another copy of the same marked loop exists (loop versioning or
+  /// unswitching made it); a copy without remote accesses is then the
+  /// cache-resident special case and not worth a remark.
+  bool HasTwin;
   const DataLayout &DL;
   LLVMContext &Ctx;
   Type *I64;
@@ -170,6 +191,11 @@ private:
 
   unsigned Parallelism = 0;
   bool ParallelismChosen = false;
+  /// Step the in-flight iterations phase by phase instead of dispatching on
+  /// each slot's own resume state.
+  bool Lockstep = false;
+  /// Slot fields before the saved values: the resume state, in ring dispatch.
+  unsigned FieldBase = 1;
   BasicBlock *Preheader = nullptr;
   BasicBlock *Header = nullptr;
   BasicBlock *Latch = nullptr;
@@ -188,11 +214,21 @@ private:
   BasicBlock *IterEnd = nullptr;
   /// Saved values, in slot-field order, and the suspensions each crosses.
   SetVector<Instruction *> Saved;
+  /// Saved values that are stored in the slot (one field each), and those
+  /// recomputed on resume from other saved values instead.
+  SmallVector<Instruction *, 8> Stored;
+  SmallPtrSet<Instruction *, 8> Rematerialized;
+  /// The blocks of one iteration, from iter.start to iter.end.
+  SmallPtrSet<BasicBlock *, 32> Region;
   DenseMap<Instruction *, SmallVector<unsigned, 2>> SavedAt;
   StructType *SlotTy = nullptr;
   AllocaInst *Slots = nullptr;
   AllocaInst *SlotIndex = nullptr;
   DenseMap<std::pair<Instruction *, unsigned>, Instruction *> Restored;
+  /// Instructions inside the loop's inner loops: redefined within an iteration.
+  SmallPtrSet<Instruction *, 32> InInnerLoop;
+  /// The stores that save a value at a suspension, with the slot field.
+  SmallVector<std::pair<StoreInst *, unsigned>, 16> SaveStores;
 };
 
 void LoopSplitter::reject(StringRef Tag, const Twine &Why, const Instruction *At) {
@@ -457,6 +493,10 @@ bool LoopSplitter::makeAvailableAt(Value *V, Instruction *At, unsigned Depth) {
 bool LoopSplitter::planSuspensions() {
   const auto *Remote = RAI.lookup(&L);
   if (!Remote || Remote->empty()) {
+    if (HasTwin) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: a copy of a marked loop without remote accesses stays serial\n");
+      return false;
+    }
     reject("NoSuspension",
            "no access in the loop looks long-latency: name the far data in remote(...), type it "
            "__remote, or index it through a loaded value");
@@ -494,17 +534,27 @@ bool LoopSplitter::planSuspensions() {
   return true;
 }
 
-/// A suspension whose accesses all touch an address that an earlier access of
-/// the same phase already brought in (the conditional store of `if (u <
-/// p[v]) p[v] = u`) must not yield: the line is there, and yielding between
+/// A suspension whose accesses all touch a line that an earlier access of the
+/// same phase already brought in (the conditional store of `if (u < p[v])
+/// p[v] = u`, or e->next after e->key) must not yield: the line is there, and yielding between
 /// the read and the write would let another iteration update the location
 /// in between, which the serial loop never does.
 void LoopSplitter::dropCoveredSuspensions() {
   SmallPtrSet<BasicBlock *, 8> SuspendingBlocks;
   for (Suspension &S : Suspensions)
     SuspendingBlocks.insert(S.At->getParent());
+  // Fields of one record (e->key, then e->next in the latch): same base, and
+  // offsets less than a cache line apart.
+  auto sameLine = [&](Value *A, Value *B) {
+    if (A == B)
+      return true;
+    int64_t OffA = 0, OffB = 0;
+    Value *BaseA = GetPointerBaseWithConstantOffset(A, OffA, DL);
+    Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
+    return BaseA == BaseB && std::abs(OffA - OffB) < 64;
+  };
   auto coveredBy = [&](Instruction *Late, Instruction *Early) {
-    if (pointerOf(Late) != pointerOf(Early) || !DT.dominates(Early, Late) ||
+    if (!sameLine(pointerOf(Late), pointerOf(Early)) || !DT.dominates(Early, Late) ||
         LI.getLoopFor(Early->getParent()) != LI.getLoopFor(Late->getParent()))
       return false;
     // Every block between them (not going round a loop) must be free of
@@ -517,33 +567,67 @@ void LoopSplitter::dropCoveredSuspensions() {
         if (S.At == I)
           return false;
     // Both lie in the same innermost loop, which a path can leave and
-    // re-enter only through its header: stay inside it, off the back edge.
+    // re-enter only through its header. The blocks between them are those
+    // reachable from Early's block and reaching Late's, off the back edge.
     Loop *Around = LI.getLoopFor(From);
-    SmallVector<BasicBlock *, 8> Work(successors(From));
-    SmallPtrSet<BasicBlock *, 16> Seen;
-    while (!Work.empty()) {
-      BasicBlock *BB = Work.pop_back_val();
-      if (BB == To || !Seen.insert(BB).second || BB == Around->getHeader() || !Around->contains(BB))
-        continue;
-      if (SuspendingBlocks.contains(BB))
+    auto walk = [&](BasicBlock *Start, bool Forward) {
+      SmallPtrSet<BasicBlock *, 16> Seen;
+      SmallVector<BasicBlock *, 8> Work = {Start};
+      while (!Work.empty()) {
+        BasicBlock *BB = Work.pop_back_val();
+        if (!Seen.insert(BB).second || (BB != Start && (BB == From || BB == To)))
+          continue;
+        if (Forward) {
+          for (BasicBlock *Succ : successors(BB))
+            if (Around->contains(Succ) && Succ != Around->getHeader())
+              Work.push_back(Succ);
+        } else if (BB != Around->getHeader()) {
+          for (BasicBlock *Pred : predecessors(BB))
+            if (Around->contains(Pred))
+              Work.push_back(Pred);
+        }
+      }
+      return Seen;
+    };
+    SmallPtrSet<BasicBlock *, 16> After = walk(From, true), Before = walk(To, false);
+    for (BasicBlock *BB : After)
+      if (BB != From && BB != To && Before.contains(BB) && SuspendingBlocks.contains(BB))
         return false;
-      append_range(Work, successors(BB));
-    }
     return true;
   };
   SmallVector<Instruction *, 16> AllAccesses;
   for (Suspension &S : Suspensions)
     append_range(AllAccesses, S.Accesses);
-  erase_if(Suspensions, [&](Suspension &S) {
-    bool Covered = all_of(S.Accesses, [&](Instruction *A) {
-      return any_of(AllAccesses, [&](Instruction *E) { return E != A && coveredBy(A, E); });
-    });
-    if (Covered) {
-      LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *S.At
-                        << ": its address was accessed earlier in the same phase\n");
+  // Dropping one suspension removes a yield that may have stood between
+  // another pair, so repeat until nothing changes.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto It = Suspensions.begin(); It != Suspensions.end(); ++It) {
+      bool Covered = all_of(It->Accesses, [&](Instruction *A) {
+        return any_of(AllAccesses, [&](Instruction *E) { return E != A && coveredBy(A, E); });
+      });
+      if (!Covered)
+        continue;
+      LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At
+                        << ": its line was fetched earlier in the same phase\n");
       ++NumCoalesced;
+      Suspensions.erase(It);
+      SuspendingBlocks.clear();
+      for (Suspension &S : Suspensions)
+        SuspendingBlocks.insert(S.At->getParent());
+      Changed = true;
+      break;
     }
-    return Covered;
+  }
+}
+
+/// Lockstep needs every iteration to meet the same suspension points in the
+/// same order: each one outside the loop's inner loops and on every path
+/// through the body (its block dominates the latch; there are no early exits).
+bool LoopSplitter::everyIterationSuspendsAlike() const {
+  return all_of(Suspensions, [&](const Suspension &S) {
+    BasicBlock *BB = S.At->getParent();
+    return LI.getLoopFor(BB) == &L && DT.dominates(BB, Latch);
   });
 }
 
@@ -559,6 +643,8 @@ bool LoopSplitter::run() {
   if (!checkExits() || !checkTripCount() || !classifyHeaderPhis() || !checkCallsAndControlFlow() ||
       !checkLiveOuts() || !planSuspensions())
     return false;
+  Lockstep = ForcedDispatch != DispatchStyle::Ring && everyIterationSuspendsAlike();
+  FieldBase = Lockstep ? 0 : 1;
   transform();
   unsigned ContextBytes = DL.getTypeAllocSize(SlotTy);
   LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Header->getName() << " in " << F.getName() << ": "
@@ -569,7 +655,7 @@ bool LoopSplitter::run() {
     R << "loop turned into " << ore::NV("Parallelism", Parallelism) << " interleaved coroutines"
       << (ParallelismChosen ? " (parallelism chosen by memcoro)" : "") << ": "
       << ore::NV("SuspendPoints", unsigned(Suspensions.size())) << " suspension point"
-      << (Suspensions.size() == 1 ? "" : "s") << ", " << ore::NV("Dispatch", "ring")
+      << (Suspensions.size() == 1 ? "" : "s") << ", " << ore::NV("Dispatch", Lockstep ? "lockstep" : "ring")
       << " dispatch, " << ore::NV("ContextBytes", ContextBytes) << " bytes of context per slot";
     return R;
   });
@@ -612,8 +698,11 @@ void LoopSplitter::transform() {
 
   // Scheduler state lives in allocas that are promoted to registers at the end.
   IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
-  AllocaInst *NextIter = EB.CreateAlloca(I64, nullptr, "memcoro.next.iter");
-  AllocaInst *LiveSlots = EB.CreateAlloca(I64, nullptr, "memcoro.live");
+  // Ring: the next iteration to launch and the slots still working.
+  // Lockstep: the first iteration of the group, its size, and its phase.
+  AllocaInst *NextIter = EB.CreateAlloca(I64, nullptr, Lockstep ? "memcoro.group.base" : "memcoro.next.iter");
+  AllocaInst *LiveSlots = EB.CreateAlloca(I64, nullptr, Lockstep ? "memcoro.group.size" : "memcoro.live");
+  AllocaInst *Phase = Lockstep ? EB.CreateAlloca(I32, nullptr, "memcoro.phase") : nullptr;
   SlotIndex = EB.CreateAlloca(I64, nullptr, "memcoro.slot");
   for (Reduction &R : Reductions)
     R.Accumulator = EB.CreateAlloca(R.Phi->getType(), nullptr, R.Phi->getName() + ".memcoro.acc");
@@ -621,13 +710,18 @@ void LoopSplitter::transform() {
   auto *Sched = BasicBlock::Create(Ctx, "memcoro.sched", &F, Header);
   auto *Launch = BasicBlock::Create(Ctx, "memcoro.launch", &F, Header);
   IterStart = BasicBlock::Create(Ctx, "memcoro.iter.start", &F, Header);
-  auto *Die = BasicBlock::Create(Ctx, "memcoro.retire", &F, Header);
+  auto *Die = Lockstep ? nullptr : BasicBlock::Create(Ctx, "memcoro.retire", &F, Header);
   IterEnd = BasicBlock::Create(Ctx, "memcoro.iter.end", &F, Exit);
   auto *Next = BasicBlock::Create(Ctx, "memcoro.next", &F, Exit);
   auto *Done = BasicBlock::Create(Ctx, "memcoro.done", &F, Exit);
 
   PB.CreateStore(ConstantInt::get(I64, 0), NextIter);
-  PB.CreateStore(ConstantInt::get(I64, N), LiveSlots);
+  if (Lockstep) {
+    PB.CreateStore(PB.CreateBinaryIntrinsic(Intrinsic::umin, TripCount, ConstantInt::get(I64, N)), LiveSlots);
+    PB.CreateStore(ConstantInt::get(I32, 0), Phase);
+  } else {
+    PB.CreateStore(ConstantInt::get(I64, N), LiveSlots);
+  }
   PB.CreateStore(ConstantInt::get(I64, 0), SlotIndex);
   for (Reduction &R : Reductions)
     PB.CreateStore(R.Phi->getIncomingValueForBlock(Preheader), R.Accumulator);
@@ -635,14 +729,21 @@ void LoopSplitter::transform() {
   // launch: the slot takes the next iteration, or retires when there is none.
   IRBuilder<> LB(Launch);
   LB.SetCurrentDebugLocation(Loc);
-  Value *K = LB.CreateLoad(I64, NextIter, "memcoro.k");
-  LB.CreateCondBr(LB.CreateICmpULT(K, TripCount), IterStart, Die);
+  Value *K;
+  if (Lockstep) {
+    K = LB.CreateAdd(LB.CreateLoad(I64, NextIter), LB.CreateLoad(I64, SlotIndex), "memcoro.k");
+    LB.CreateBr(IterStart);
+  } else {
+    K = LB.CreateLoad(I64, NextIter, "memcoro.k");
+    LB.CreateCondBr(LB.CreateICmpULT(K, TripCount), IterStart, Die);
+  }
 
   // iter.start: the induction variables at iteration k; reductions start
   // from their identity so that the body computes this iteration's part.
   IRBuilder<> IB(IterStart);
   IB.SetCurrentDebugLocation(Loc);
-  IB.CreateStore(IB.CreateAdd(K, ConstantInt::get(I64, 1)), NextIter);
+  if (!Lockstep)
+    IB.CreateStore(IB.CreateAdd(K, ConstantInt::get(I64, 1)), NextIter);
   for (InductionPlan &IV : IVPlans) {
     Value *KK = IB.CreateZExtOrTrunc(K, IV.Step->getType());
     Value *Offset = IB.CreateMul(KK, IV.Step);
@@ -682,7 +783,9 @@ void LoopSplitter::transform() {
     XB.CreateStore(Folded, R.Accumulator);
     ++NumReductions;
   }
-  XB.CreateBr(Launch);
+  // Ring: the slot takes the next iteration at once. Lockstep: the group's
+  // next slot runs its last phase.
+  XB.CreateBr(Lockstep ? Next : Launch);
 
   // done: reductions and induction exit values flow to the loop's users.
   IRBuilder<> DB(Done);
@@ -701,6 +804,13 @@ void LoopSplitter::transform() {
   }
   DB.CreateBr(Exit);
 
+  // A value defined outside the loop's inner loops has one instance per
+  // iteration; recorded now, while LoopInfo still describes these blocks.
+  for (BasicBlock *BB : L.blocks())
+    if (LI.getLoopFor(BB) != &L)
+      for (Instruction &I : *BB)
+        InInnerLoop.insert(&I);
+
   // Cut each block at its suspension point; the halves stay joined until
   // liveness is known.
   for (Suspension &S : Suspensions) {
@@ -715,9 +825,13 @@ void LoopSplitter::transform() {
     S.Post = SplitBlock(S.At->getParent(), S.At);
   }
   computeSavedValues();
+  chooseRematerialized();
+  markUnpredictableSelects();
 
-  SmallVector<Type *, 8> Fields = {I32};
-  for (Instruction *V : Saved)
+  SmallVector<Type *, 8> Fields;
+  if (!Lockstep)
+    Fields.push_back(I32);
+  for (Instruction *V : Stored)
     Fields.push_back(V->getType());
   SlotTy = StructType::create(Ctx, Fields, "memcoro.slot");
   auto *SlotArrayTy = ArrayType::get(SlotTy, N);
@@ -726,24 +840,30 @@ void LoopSplitter::transform() {
   auto fieldPtr = [&](IRBuilder<> &B, Value *Slot, unsigned Field) {
     return B.CreateInBoundsGEP(SlotArrayTy, Slots, {ConstantInt::get(I64, 0), Slot, ConstantInt::get(I32, Field)});
   };
-  // Every slot starts in state 0: launch an iteration.
-  IRBuilder<> PB2(Preheader->getTerminator());
-  PB2.CreateMemSet(Slots, PB2.getInt8(0), DL.getTypeAllocSize(SlotArrayTy), Slots->getAlign());
+  // Every ring slot starts in state 0: launch an iteration.
+  if (!Lockstep) {
+    IRBuilder<> PB2(Preheader->getTerminator());
+    PB2.CreateMemSet(Slots, PB2.getInt8(0), DL.getTypeAllocSize(SlotArrayTy), Slots->getAlign());
+  }
 
   // sched: one switch on the slot's resume state (the static FIFO scheduler).
   IRBuilder<> HB(Sched);
   HB.SetCurrentDebugLocation(Loc);
   Value *S = HB.CreateLoad(I64, SlotIndex, "memcoro.s");
-  Value *State = HB.CreateLoad(I32, fieldPtr(HB, S, 0), "memcoro.state");
+  // The same phase for a whole lockstep group: the switch predicts perfectly.
+  Value *State = Lockstep ? HB.CreateLoad(I32, Phase, "memcoro.state")
+                          : HB.CreateLoad(I32, fieldPtr(HB, S, 0), "memcoro.state");
   SwitchInst *Dispatch = HB.CreateSwitch(State, Next, Suspensions.size() + 1);
   Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), 0), Launch);
 
-  IRBuilder<> RB(Die);
-  RB.SetCurrentDebugLocation(Loc);
-  Value *DS = RB.CreateLoad(I64, SlotIndex);
-  RB.CreateStore(ConstantInt::get(I32, Dead), fieldPtr(RB, DS, 0));
-  RB.CreateStore(RB.CreateSub(RB.CreateLoad(I64, LiveSlots), ConstantInt::get(I64, 1)), LiveSlots);
-  RB.CreateBr(Next);
+  if (Die) {
+    IRBuilder<> RB(Die);
+    RB.SetCurrentDebugLocation(Loc);
+    Value *DS = RB.CreateLoad(I64, SlotIndex);
+    RB.CreateStore(ConstantInt::get(I32, Dead), fieldPtr(RB, DS, 0));
+    RB.CreateStore(RB.CreateSub(RB.CreateLoad(I64, LiveSlots), ConstantInt::get(I64, 1)), LiveSlots);
+    RB.CreateBr(Next);
+  }
 
   Function *Prefetch = Intrinsic::getDeclaration(F.getParent(), Intrinsic::prefetch,
                                                  {PointerType::get(Ctx, 0)});
@@ -758,38 +878,93 @@ void LoopSplitter::transform() {
       YB.CreateCall(Prefetch, {YB.CreateAddrSpaceCast(Ptr, PointerType::get(Ctx, 0)),
                                YB.getInt32(Write), YB.getInt32(3), YB.getInt32(1)});
     Value *YS = YB.CreateLoad(I64, SlotIndex);
-    for (unsigned Field = 0; Field < Saved.size(); ++Field)
-      if (is_contained(SavedAt[Saved[Field]], J))
-        YB.CreateStore(Saved[Field], fieldPtr(YB, YS, Field + 1));
-    YB.CreateStore(ConstantInt::get(I32, J + 1), fieldPtr(YB, YS, 0));
+    for (unsigned Field = 0; Field < Stored.size(); ++Field)
+      if (is_contained(SavedAt[Stored[Field]], J) && InInnerLoop.contains(Stored[Field]))
+        SaveStores.push_back({YB.CreateStore(Stored[Field], fieldPtr(YB, YS, Field + FieldBase)), Field});
+    if (!Lockstep)
+      YB.CreateStore(ConstantInt::get(I32, J + 1), fieldPtr(YB, YS, 0));
     YB.CreateBr(Next);
 
     Sp.Resume = BasicBlock::Create(Ctx, "memcoro.resume." + Twine(J + 1), &F, Sp.Post);
     IRBuilder<> QB(Sp.Resume);
     QB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
     Value *QS = QB.CreateLoad(I64, SlotIndex);
-    for (unsigned Field = 0; Field < Saved.size(); ++Field)
-      if (is_contained(SavedAt[Saved[Field]], J))
-        Restored[{Saved[Field], J}] =
-            QB.CreateLoad(Saved[Field]->getType(), fieldPtr(QB, QS, Field + 1), Saved[Field]->getName() + ".restored");
+    for (unsigned Field = 0; Field < Stored.size(); ++Field)
+      if (is_contained(SavedAt[Stored[Field]], J))
+        Restored[{Stored[Field], J}] =
+            QB.CreateLoad(Stored[Field]->getType(), fieldPtr(QB, QS, Field + FieldBase), Stored[Field]->getName() + ".restored");
+    // Cheap values are recomputed from the restored ones, operands first.
+    std::function<Instruction *(Instruction *)> remat = [&](Instruction *V) -> Instruction * {
+      auto Known = Restored.find({V, J});
+      if (Known != Restored.end())
+        return Known->second;
+      Instruction *Copy = V->clone();
+      for (Use &Op : Copy->operands())
+        if (auto *OpI = dyn_cast<Instruction>(Op.get()); OpI && Saved.contains(OpI))
+          Op.set(remat(OpI));
+      QB.Insert(Copy, V->getName() + ".remat");
+      return Restored[{V, J}] = Copy;
+    };
+    for (Instruction *V : Rematerialized)
+      if (is_contained(SavedAt[V], J))
+        remat(V);
     QB.CreateBr(Sp.Post);
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Sp.Resume);
   }
 
-  // next: round robin over the slots until every slot has retired.
+  // A value with one instance per iteration is stored once, where it is
+  // defined: every later suspension would store the same value again.
+  for (unsigned Field = 0; Field < Stored.size(); ++Field) {
+    Instruction *V = Stored[Field];
+    if (InInnerLoop.contains(V))
+      continue;
+    IRBuilder<> VB(V->getParent(), isa<PHINode>(V) ? V->getParent()->getFirstInsertionPt()
+                                                   : std::next(V->getIterator()));
+    VB.SetCurrentDebugLocation(V->getDebugLoc());
+    VB.CreateStore(V, fieldPtr(VB, VB.CreateLoad(I64, SlotIndex), Field + FieldBase));
+  }
+
   IRBuilder<> NB(Next);
   NB.SetCurrentDebugLocation(Loc);
   Value *NS = NB.CreateAdd(NB.CreateLoad(I64, SlotIndex), ConstantInt::get(I64, 1));
-  Value *Wrapped = isPowerOf2_32(N) ? NB.CreateAnd(NS, ConstantInt::get(I64, N - 1))
-                                    : NB.CreateSelect(NB.CreateICmpEQ(NS, ConstantInt::get(I64, N)),
-                                                      ConstantInt::get(I64, 0), NS);
-  NB.CreateStore(Wrapped, SlotIndex);
-  NB.CreateCondBr(NB.CreateICmpEQ(NB.CreateLoad(I64, LiveSlots), ConstantInt::get(I64, 0)), Done, Sched);
+  if (Lockstep) {
+    // next: the group's next slot in this phase; then the next phase from
+    // slot 0; after the last phase, the next group of N iterations.
+    auto *NextPhase = BasicBlock::Create(Ctx, "memcoro.next.phase", &F, Done);
+    auto *NextGroup = BasicBlock::Create(Ctx, "memcoro.next.group", &F, Done);
+    NB.CreateStore(NS, SlotIndex);
+    NB.CreateCondBr(NB.CreateICmpULT(NS, NB.CreateLoad(I64, LiveSlots)), Sched, NextPhase);
+    IRBuilder<> PhB(NextPhase);
+    PhB.SetCurrentDebugLocation(Loc);
+    PhB.CreateStore(ConstantInt::get(I64, 0), SlotIndex);
+    Value *NextP = PhB.CreateAdd(PhB.CreateLoad(I32, Phase), ConstantInt::get(I32, 1));
+    PhB.CreateStore(NextP, Phase);
+    PhB.CreateCondBr(PhB.CreateICmpULE(NextP, ConstantInt::get(I32, Suspensions.size())), Sched, NextGroup);
+    IRBuilder<> GB(NextGroup);
+    GB.SetCurrentDebugLocation(Loc);
+    GB.CreateStore(ConstantInt::get(I32, 0), Phase);
+    Value *Base = GB.CreateAdd(GB.CreateLoad(I64, NextIter), GB.CreateLoad(I64, LiveSlots));
+    GB.CreateStore(Base, NextIter);
+    GB.CreateStore(GB.CreateBinaryIntrinsic(Intrinsic::umin, GB.CreateSub(TripCount, Base),
+                                            ConstantInt::get(I64, N)),
+                   LiveSlots);
+    GB.CreateCondBr(GB.CreateICmpULT(Base, TripCount), Sched, Done);
+  } else {
+    // next: round robin over the slots until every slot has retired.
+    Value *Wrapped = isPowerOf2_32(N) ? NB.CreateAnd(NS, ConstantInt::get(I64, N - 1))
+                                      : NB.CreateSelect(NB.CreateICmpEQ(NS, ConstantInt::get(I64, N)),
+                                                        ConstantInt::get(I64, 0), NS);
+    NB.CreateStore(Wrapped, SlotIndex);
+    NB.CreateCondBr(NB.CreateICmpEQ(NB.CreateLoad(I64, LiveSlots), ConstantInt::get(I64, 0)), Done, Sched);
+  }
 
   repairSSA();
+  dropPreservedSaves();
 
   DominatorTree FreshDT(F);
   SmallVector<AllocaInst *, 8> Scalars = {NextIter, LiveSlots, SlotIndex};
+  if (Phase)
+    Scalars.push_back(Phase);
   for (Reduction &R : Reductions)
     Scalars.push_back(R.Accumulator);
   PromoteMemToReg(Scalars, FreshDT, &AC);
@@ -803,7 +978,6 @@ void LoopSplitter::transform() {
 /// live into the block the suspension resumes in.
 void LoopSplitter::computeSavedValues() {
   // The iteration's blocks: from iter.start up to iter.end, not beyond.
-  SmallPtrSet<BasicBlock *, 32> Region;
   SmallVector<BasicBlock *, 32> Work = {IterStart};
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
@@ -847,6 +1021,65 @@ void LoopSplitter::computeSavedValues() {
     }
 }
 
+/// A saved address or index that is a pure function of other saved values
+/// (&base[half] from base and half, half from len) costs a store at every
+/// suspension and a load at every resume; recomputing it on resume costs an
+/// instruction or two. The value must be computable at every suspension it
+/// crosses, so each in-iteration operand must itself be saved there.
+void LoopSplitter::chooseRematerialized() {
+  for (Instruction *V : Saved)
+    if ((isa<GetElementPtrInst>(V) || isa<CastInst>(V) || isa<BinaryOperator>(V) || isa<CmpInst>(V)) &&
+        !V->mayHaveSideEffects())
+      Rematerialized.insert(V);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Instruction *V : make_early_inc_range(Rematerialized)) {
+      bool Computable = all_of(V->operands(), [&](Value *Op) {
+        auto *OpI = dyn_cast<Instruction>(Op);
+        if (!OpI || !Region.contains(OpI->getParent()))
+          return true; // loop invariant: used in place
+        return Saved.contains(OpI) && all_of(SavedAt[V], [&](unsigned J) {
+                 return is_contained(SavedAt[OpI], J);
+               });
+      });
+      if (!Computable) {
+        Rematerialized.erase(V);
+        Changed = true;
+      }
+    }
+  }
+  for (Instruction *V : Saved)
+    if (!Rematerialized.contains(V))
+      Stored.push_back(V);
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Rematerialized.size() << " of " << Saved.size()
+                    << " values live across suspensions are recomputed on resume, not saved\n");
+}
+
+/// The serial loop's select on a far value (binary search: base[half] < key ?
+/// base + half : base) is compiled to a cmov; inside the state machine, x86's
+/// cmov conversion may turn it into a branch that mispredicts half the time.
+/// A comparison of data fetched from far memory is as unpredictable as the
+/// data, so say so.
+void LoopSplitter::markUnpredictableSelects() {
+  SmallPtrSet<Value *, 16> FarLoads;
+  if (const auto *Remote = RAI.lookup(&L))
+    for (const RemoteAccess &A : *Remote)
+      if (isa<LoadInst>(A.Access))
+        FarLoads.insert(A.Access);
+  std::function<bool(Value *, unsigned)> dependsOnFar = [&](Value *V, unsigned Depth) {
+    if (FarLoads.contains(V))
+      return true;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth == 0 || isa<PHINode>(I) || isa<LoadInst>(I) || !Region.contains(I->getParent()))
+      return false;
+    return any_of(I->operands(), [&](Value *Op) { return dependsOnFar(Op, Depth - 1); });
+  };
+  for (BasicBlock *BB : Region)
+    for (Instruction &I : *BB)
+      if (auto *Sel = dyn_cast<SelectInst>(&I); Sel && dependsOnFar(Sel->getCondition(), 4))
+        Sel->setMetadata(LLVMContext::MD_unpredictable, MDNode::get(Ctx, {}));
+}
+
 /// Each saved value now has several definitions: the original, and one
 /// reload per suspension it crosses. SSAUpdater rebuilds the phis.
 void LoopSplitter::repairSSA() {
@@ -868,6 +1101,30 @@ void LoopSplitter::repairSSA() {
   }
 }
 
+/// A slot is reused across suspensions, so a value that comes straight from
+/// the slot's own field (restored at the last resume and not redefined since)
+/// is already there: storing it again is wasted work on every switch. This is
+/// the preserved-value analysis of continuation reuse (the .NET seed); values
+/// with one instance per iteration were already stored once at their
+/// definition, so a binary search saves its key once, not at every step.
+void LoopSplitter::dropPreservedSaves() {
+  DenseMap<Value *, unsigned> FieldOfRestored;
+  for (unsigned Field = 0; Field < Stored.size(); ++Field)
+    for (unsigned J : SavedAt[Stored[Field]])
+      FieldOfRestored[Restored[{Stored[Field], J}]] = Field;
+  unsigned Dropped = 0;
+  for (auto &[Store, Field] : SaveStores) {
+    auto It = FieldOfRestored.find(Store->getValueOperand());
+    if (It != FieldOfRestored.end() && It->second == Field) {
+      Store->eraseFromParent();
+      ++Dropped;
+    }
+  }
+  NumPreservedSaves += Dropped;
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Dropped << " of " << SaveStores.size()
+                    << " saves dropped, their value is still in the slot\n");
+}
+
 } // namespace
 
 PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
@@ -877,13 +1134,18 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
   while (true) {
     auto &LI = FAM.getResult<LoopAnalysis>(F);
     Loop *Target = nullptr;
+    DenseMap<Metadata *, unsigned> CopiesOfId;
     for (Loop *L : LI.getLoopsInPreorder())
       if (getMarkedParallelism(*L)) {
-        Target = L;
-        break;
+        if (!Target)
+          Target = L;
+        if (const MDOperand *Id = findStringMetadataForLoop(L, LoopIdMD).value_or(nullptr))
+          ++CopiesOfId[Id->get()];
       }
     if (!Target)
       break;
+    const MDOperand *TargetId = findStringMetadataForLoop(Target, LoopIdMD).value_or(nullptr);
+    bool HasTwin = TargetId && CopiesOfId[TargetId->get()] > 1;
 
     // Whatever happens next, the loop reached memcoro-split.
     Module &M = *F.getParent();
@@ -901,7 +1163,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (Reshaped)
       SE.forgetLoop(Target);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
-    LoopSplitter Splitter(F, *Target, LI, DT, SE, AC, ORE, RAI);
+    LoopSplitter Splitter(F, *Target, LI, DT, SE, AC, ORE, RAI, HasTwin);
     if (!Splitter.run()) {
       // Left serial: drop the markers so that the loop optimises as usual.
       for (CallInst *Marker : getRemoteBaseCalls(*Target))

@@ -69,14 +69,20 @@ static uint64_t bsearch_serial_one(struct bsearch *b, struct memcoro_amu *amu, u
   return bsearch_answer(base, x, key);
 }
 
+static bool bsearch_phase_probe(void *k, uint32_t s, void *handler);
+static bool bsearch_phase_last(void *k, uint32_t s, void *handler);
+
 /* Issues the next probe of slot s. */
 static void bsearch_issue(struct bsearch *b, uint32_t s) {
   uint64_t at = b->slot[s].base;
-  if (b->slot[s].len > 1)
+  void *phase = AMU_PHASE(bsearch_phase_probe);
+  if (b->slot[s].len > 1) {
     at += b->slot[s].len / 2;
-  else
+  } else {
     b->slot[s].last = true;
-  AMU_CHECK(memcoro_amu_aload(b->amu, s, &b->slot[s].probe, &b->array[at], 8));
+    phase = AMU_PHASE(bsearch_phase_last);
+  }
+  AMU_CHECK(memcoro_amu_aload_r(b->amu, s, &b->slot[s].probe, &b->array[at], 8, phase));
 }
 
 static bool bsearch_launch(void *k, uint32_t s) {
@@ -91,18 +97,30 @@ static bool bsearch_launch(void *k, uint32_t s) {
   return true;
 }
 
-static bool bsearch_resume(void *k, uint32_t s) {
+static bool bsearch_phase_last(void *k, uint32_t s, void *handler) {
   struct bsearch *b = k;
-  if (b->slot[s].last) {
-    b->sum += bsearch_answer(b->slot[s].base, b->slot[s].probe, b->slot[s].key) * (b->slot[s].key | 1);
-    return false;
-  }
-  uint64_t half = b->slot[s].len / 2;
-  if (b->slot[s].probe <= b->slot[s].key)
-    b->slot[s].base += half;
-  b->slot[s].len -= half;
+  (void)s;
+  const typeof(b->slot[0]) *slot = handler;
+  b->sum += bsearch_answer(slot->base, slot->probe, slot->key) * (slot->key | 1);
+  return false;
+}
+
+static bool bsearch_phase_probe(void *k, uint32_t s, void *handler) {
+  struct bsearch *b = k;
+  typeof(b->slot[0]) *slot = handler;
+  uint64_t half = slot->len / 2;
+  if (slot->probe <= slot->key)
+    slot->base += half;
+  slot->len -= half;
   bsearch_issue(b, s);
   return true;
+}
+
+/* getfin finds the phase from the slot's own state. */
+static bool bsearch_resume(void *k, uint32_t s) {
+  struct bsearch *b = k;
+  return b->slot[s].last ? bsearch_phase_last(k, s, &b->slot[s])
+                         : bsearch_phase_probe(k, s, &b->slot[s]);
 }
 
 static void bsearch_run(void *k, struct memcoro_amu *amu, enum amu_version v, uint32_t n) {
@@ -115,7 +133,12 @@ static void bsearch_run(void *k, struct memcoro_amu *amu, enum amu_version v, ui
       b->sum += bsearch_serial_one(b, amu, b->keys[i]) * (b->keys[i] | 1);
     return;
   }
-  amu_schedule(b, amu, v, n, bsearch_launch, bsearch_resume);
+  if (v == AMU_BAFIN) {
+    memcoro_amu_aconfig(amu, b->slot, sizeof b->slot[0]);
+    amu_schedule_bafin(b, amu, n, bsearch_launch);
+  } else {
+    amu_schedule(b, amu, v, n, bsearch_launch, bsearch_resume);
+  }
 }
 
 const struct amu_kernel amu_kernel_bsearch = {

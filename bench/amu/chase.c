@@ -68,6 +68,8 @@ static uint64_t chase_checksum(const void *k) { return ((const struct chase *)k)
 
 static uint64_t chase_fold(uint64_t chain, uint64_t acc) { return mix64(acc + chain); }
 
+static bool chase_phase(void *k, uint32_t s, void *handler);
+
 static bool chase_launch(void *k, uint32_t s) {
   struct chase *c = k;
   if (c->next_chain == c->chains)
@@ -76,19 +78,27 @@ static bool chase_launch(void *k, uint32_t s) {
   c->slot[s].chain = chain;
   c->slot[s].left = c->steps;
   c->slot[s].acc = 0;
-  AMU_CHECK(memcoro_amu_aload(c->amu, s, &c->slot[s].step, &c->nodes[chase_start(c, chain)], 16));
+  AMU_CHECK(memcoro_amu_aload_r(c->amu, s, &c->slot[s].step, &c->nodes[chase_start(c, chain)], 16,
+                                AMU_PHASE(chase_phase)));
+  return true;
+}
+
+static bool chase_phase(void *k, uint32_t s, void *handler) {
+  struct chase *c = k;
+  typeof(c->slot[0]) *slot = handler;
+  slot->acc += slot->step.value;
+  if (--slot->left == 0) {
+    c->sum += chase_fold(slot->chain, slot->acc);
+    return false;
+  }
+  AMU_CHECK(memcoro_amu_aload_r(c->amu, s, &slot->step, &c->nodes[slot->step.next], 16,
+                                AMU_PHASE(chase_phase)));
   return true;
 }
 
 static bool chase_resume(void *k, uint32_t s) {
   struct chase *c = k;
-  c->slot[s].acc += c->slot[s].step.value;
-  if (--c->slot[s].left == 0) {
-    c->sum += chase_fold(c->slot[s].chain, c->slot[s].acc);
-    return false;
-  }
-  AMU_CHECK(memcoro_amu_aload(c->amu, s, &c->slot[s].step, &c->nodes[c->slot[s].step.next], 16));
-  return true;
+  return chase_phase(k, s, &c->slot[s]);
 }
 
 static void chase_run(void *k, struct memcoro_amu *amu, enum amu_version v, uint32_t n) {
@@ -109,7 +119,12 @@ static void chase_run(void *k, struct memcoro_amu *amu, enum amu_version v, uint
     }
     return;
   }
-  amu_schedule(c, amu, v, n, chase_launch, chase_resume);
+  if (v == AMU_BAFIN) {
+    memcoro_amu_aconfig(amu, c->slot, sizeof c->slot[0]);
+    amu_schedule_bafin(c, amu, n, chase_launch);
+  } else {
+    amu_schedule(c, amu, v, n, chase_launch, chase_resume);
+  }
 }
 
 const struct amu_kernel amu_kernel_chase = {

@@ -69,13 +69,16 @@ static uint64_t gups_checksum(const void *k) {
   return sum;
 }
 
+static bool gups_phase(void *k, uint32_t s, void *handler);
+
 static bool gups_launch(void *k, uint32_t s) {
   struct gups *g = k;
   if (g->next == g->updates)
     return false;
   uint64_t i = g->next++;
   g->iter[s][0] = i;
-  AMU_CHECK(memcoro_amu_aload(g->amu, s, &g->buf[s][0], &g->table[gups_index(g, i)], 8));
+  AMU_CHECK(memcoro_amu_aload_r(g->amu, s, &g->buf[s][0], &g->table[gups_index(g, i)], 8,
+                                AMU_PHASE(gups_phase)));
   return true;
 }
 
@@ -84,6 +87,11 @@ static bool gups_resume(void *k, uint32_t s) {
   uint64_t i = g->iter[s][0];
   g->table[gups_index(g, i)] = g->buf[s][0] ^ gups_value(i);
   return false;
+}
+
+static bool gups_phase(void *k, uint32_t s, void *handler) {
+  (void)handler;
+  return gups_resume(k, s);
 }
 
 static bool gups_launch_set(void *k, uint32_t s) {
@@ -128,6 +136,9 @@ static void gups_run(void *k, struct memcoro_amu *amu, enum amu_version v, uint3
     break;
   case AMU_DYNAMIC_ASET:
     amu_schedule(g, amu, AMU_DYNAMIC, n, gups_launch_set, gups_resume_set);
+    break;
+  case AMU_BAFIN:
+    amu_schedule_bafin(g, amu, n, gups_launch);
     break;
   }
 }

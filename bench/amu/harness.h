@@ -11,6 +11,13 @@
  *                 of the iteration (return false)
  * The schedulers are static inline so that each kernel's launch/resume are
  * inlined into its own copy, as generated code would be.
+ *
+ * Every request also registers its phase (an amu_phase_fn) as the resume
+ * target, and aconfig points at the slot array. The bafin scheduler then
+ * needs no per-slot state to find where to resume: bafin hands back the
+ * phase and the slot, as in the paper's Fig. 7. On this CPU the jump is an
+ * ordinary indirect call that the branch predictor must guess; the
+ * hardware's arrival-aware prediction is not emulated.
  */
 #ifndef MEMCORO_BENCH_AMU_HARNESS_H
 #define MEMCORO_BENCH_AMU_HARNESS_H
@@ -27,6 +34,7 @@ enum amu_version {
   AMU_STATIC,       /* issue, resume round robin, wait if not yet arrived */
   AMU_DYNAMIC,      /* resume whichever id getfin returns */
   AMU_DYNAMIC_ASET, /* dynamic, independent requests coalesced with aset */
+  AMU_BAFIN,        /* dynamic through bafin: jump to the phase the request registered */
 };
 
 struct amu_kernel {
@@ -95,6 +103,12 @@ static inline void *amu_far_xalloc(size_t bytes) {
 
 typedef bool (*amu_launch_fn)(void *k, uint32_t slot);
 typedef bool (*amu_resume_fn)(void *k, uint32_t slot);
+/* A phase: runs slot `slot` (whose context is at `handler`) from a
+ * suspension to the next (true) or to the end of its iteration (false). */
+typedef bool (*amu_phase_fn)(void *k, uint32_t slot, void *handler);
+
+/* The resume target a request registers: its phase function. */
+#define AMU_PHASE(fn) ((void *)(uintptr_t)(fn))
 
 /* Runs `parallel` coroutines until every iteration is done. */
 static inline __attribute__((always_inline)) void
@@ -121,6 +135,23 @@ amu_schedule(void *k, struct memcoro_amu *amu, enum amu_version v, uint32_t para
     if (id == MEMCORO_AMU_NONE)
       continue;
     if (!resume(k, (uint32_t)id) && !launch(k, (uint32_t)id))
+      --active;
+  }
+}
+
+/* The bafin scheduler: no lookup of where a slot stands, the completion
+ * says it. The kernel has called aconfig with its slot array. */
+static inline __attribute__((always_inline)) void
+amu_schedule_bafin(void *k, struct memcoro_amu *amu, uint32_t parallel, amu_launch_fn launch) {
+  uint32_t active = 0;
+  for (uint32_t s = 0; s < parallel; ++s)
+    active += launch(k, s);
+  struct memcoro_amu_fin fin;
+  while (active) {
+    if (!memcoro_amu_bafin(amu, &fin))
+      continue;
+    amu_phase_fn phase = (amu_phase_fn)(uintptr_t)fin.resume;
+    if (!phase(k, (uint32_t)fin.id, fin.handler) && !launch(k, (uint32_t)fin.id))
       --active;
   }
 }

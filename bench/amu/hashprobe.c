@@ -102,26 +102,47 @@ static uint64_t hashprobe_requests(const void *k) {
 
 static uint64_t hashprobe_checksum(const void *k) { return ((const struct hashprobe *)k)->sum; }
 
+static bool hashprobe_phase_first(void *k, uint32_t s, void *handler);
+static bool hashprobe_phase_second(void *k, uint32_t s, void *handler);
+
 static bool hashprobe_launch(void *k, uint32_t s) {
   struct hashprobe *h = k;
   if (h->next == h->count)
     return false;
   uint64_t key = h->slot[s].key = h->probes[h->next++];
   h->slot[s].second = false;
-  AMU_CHECK(memcoro_amu_aload(h->amu, s, &h->slot[s].b[0], &h->buckets[h1(h, key)], 64));
+  AMU_CHECK(memcoro_amu_aload_r(h->amu, s, &h->slot[s].b[0], &h->buckets[h1(h, key)], 64,
+                                AMU_PHASE(hashprobe_phase_first)));
   return true;
 }
 
-static bool hashprobe_resume(void *k, uint32_t s) {
+static bool hashprobe_phase_second(void *k, uint32_t s, void *handler) {
   struct hashprobe *h = k;
-  uint64_t key = h->slot[s].key, found = search(&h->slot[s].b[0], key);
-  if (found || h->slot[s].second) {
+  (void)s;
+  typeof(h->slot[0]) *slot = handler;
+  h->sum += search(&slot->b[0], slot->key);
+  return false;
+}
+
+static bool hashprobe_phase_first(void *k, uint32_t s, void *handler) {
+  struct hashprobe *h = k;
+  typeof(h->slot[0]) *slot = handler;
+  uint64_t found = search(&slot->b[0], slot->key);
+  if (found) {
     h->sum += found;
     return false;
   }
-  h->slot[s].second = true;
-  AMU_CHECK(memcoro_amu_aload(h->amu, s, &h->slot[s].b[0], &h->buckets[h2(h, key)], 64));
+  slot->second = true;
+  AMU_CHECK(memcoro_amu_aload_r(h->amu, s, &slot->b[0], &h->buckets[h2(h, slot->key)], 64,
+                                AMU_PHASE(hashprobe_phase_second)));
   return true;
+}
+
+/* getfin finds the phase from the slot's own state. */
+static bool hashprobe_resume(void *k, uint32_t s) {
+  struct hashprobe *h = k;
+  return h->slot[s].second ? hashprobe_phase_second(k, s, &h->slot[s])
+                           : hashprobe_phase_first(k, s, &h->slot[s]);
 }
 
 static bool hashprobe_launch_set(void *k, uint32_t s) {
@@ -167,6 +188,10 @@ static void hashprobe_run(void *k, struct memcoro_amu *amu, enum amu_version v, 
     break;
   case AMU_DYNAMIC_ASET:
     amu_schedule(h, amu, AMU_DYNAMIC, n, hashprobe_launch_set, hashprobe_resume_set);
+    break;
+  case AMU_BAFIN:
+    memcoro_amu_aconfig(amu, h->slot, sizeof h->slot[0]);
+    amu_schedule_bafin(h, amu, n, hashprobe_launch);
     break;
   }
 }

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * amu-bench: runs the hand-written AMU kernels (GUPS, binary search, pointer
- * chase, hash probe) in their serial, static, dynamic and dynamic+aset
+ * chase, hash probe) in their serial, static, dynamic, dynamic+aset and bafin
  * versions over emulated far memory, and writes one CSV row per run.
  * Every run is verified against the serial answer before it is reported.
  *
  *   amu-bench [--latency 100,200,400,800,1000] [--parallel 4,8,...,512]
  *             [--kernels gups,bsearch,chase,hashprobe]
- *             [--versions serial,static,dynamic,aset] [--trials 5]
+ *             [--versions serial,static,dynamic,aset,bafin] [--trials 5]
  *             [--scale 1] [--bandwidth B_PER_NS] [--entries 512]
  *             [--jitter uniform:NS | bimodal:SLOW_NS:FRACTION |
  *                       relative-uniform:FACTOR | relative-bimodal:SLOW_FACTOR:FRACTION]
@@ -38,7 +38,7 @@ struct options {
   bool cost;
 };
 
-static const char *const version_names[] = {"serial", "static", "dynamic", "aset"};
+static const char *const version_names[] = {"serial", "static", "dynamic", "aset", "bafin"};
 
 static void usage(const char *why) {
   fprintf(stderr, "amu-bench: %s\nsee the comment at the top of bench/amu/main.c\n", why);
@@ -71,7 +71,7 @@ static bool listed(const char *list, const char *name) {
 static struct options parse(int argc, char **argv) {
   struct options o = {.trials = 5, .scale = 1, .entries = MEMCORO_AMU_DEFAULT_ENTRIES,
                       .kernels = "gups,bsearch,chase,hashprobe",
-                      .versions = "serial,static,dynamic,aset"};
+                      .versions = "serial,static,dynamic,aset,bafin"};
   o.nlatency = parse_list("100,200,400,800,1000", o.latency);
   o.nparallel = parse_list("4,8,16,32,64,128,256,512", o.parallel);
   for (int i = 1; i < argc; ++i) {
@@ -290,7 +290,7 @@ int main(int argc, char **argv) {
     memcoro_amu_destroy(ref_amu);
     for (unsigned li = 0; li < o.nlatency; ++li) {
       struct memcoro_amu *amu = make_amu(&o, o.latency[li]);
-      for (int v = AMU_SERIAL; v <= AMU_DYNAMIC_ASET; ++v) {
+      for (int v = AMU_SERIAL; v <= AMU_BAFIN; ++v) {
         if (!listed(o.versions, version_names[v]) || (v == AMU_DYNAMIC_ASET && !kern->aset_width))
           continue;
         unsigned width = v == AMU_DYNAMIC_ASET ? kern->aset_width : 1;

@@ -31,9 +31,9 @@ import time
 LABEL = "emulated far memory"
 MODELS = {"fixed": [], "bimodal": ["--jitter", "relative-bimodal:4:0.1"]}
 MODEL_TITLES = {"fixed": "fixed latency", "bimodal": "bimodal: 10% of requests take 4x"}
-VERSIONS = ["static", "dynamic", "aset"]
+VERSIONS = ["static", "dynamic", "aset", "bafin"]
 VERSION_TITLES = {"static": "static (round robin + wait)", "dynamic": "dynamic (getfin)",
-                  "aset": "dynamic + aset"}
+                  "aset": "dynamic + aset", "bafin": "dynamic through bafin"}
 
 
 def run(cmd, **kw):
@@ -85,8 +85,9 @@ def table(best, serial_mlp, cost, model):
     # per-kernel speedups; "best dynamic" takes aset where a kernel has it.
     for name, pick in (("static", lambda k, lat: best.get((lat, k, "static"))),
                        ("dynamic", lambda k, lat: best.get((lat, k, "dynamic"))),
-                       ("best dynamic (aset where it applies)",
-                        lambda k, lat: max((best[(lat, k, v)] for v in ("dynamic", "aset")
+                       ("bafin", lambda k, lat: best.get((lat, k, "bafin"))),
+                       ("best of dynamic, aset, bafin",
+                        lambda k, lat: max((best[(lat, k, v)] for v in ("dynamic", "aset", "bafin")
                                             if (lat, k, v) in best), default=None))):
         cells = []
         for lat in lats:
@@ -106,16 +107,16 @@ def plot(best, serial_mlp, med, path, model):
     lats = sorted({lat for lat, _, _ in best})
     kernels = sorted({k for _, k, _ in best}, key=["gups", "bsearch", "chase", "hashprobe"].index)
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
-    styles = {"static": "--", "dynamic": "-", "aset": ":"}
+    styles = {"static": "--", "dynamic": "-", "aset": ":", "bafin": (0, (5, 1, 1, 1, 1, 1))}
     colors = dict(zip(kernels, ["C0", "C1", "C2", "C3"]))
     for k in kernels:
         for v in VERSIONS:
             pts = [(lat, best[(lat, k, v)]) for lat in lats if (lat, k, v) in best]
             if not pts:
                 continue
-            axes[0].plot([p[0] for p in pts], [p[1][0] for p in pts], styles[v], marker="o",
+            axes[0].plot([p[0] for p in pts], [p[1][0] for p in pts], linestyle=styles[v], marker="o",
                          color=colors[k], label=f"{k} {v}")
-            axes[1].plot([p[0] for p in pts], [p[1][2] for p in pts], styles[v], marker="o",
+            axes[1].plot([p[0] for p in pts], [p[1][2] for p in pts], linestyle=styles[v], marker="o",
                          color=colors[k], label=f"{k} {v}")
         axes[1].plot(lats, [serial_mlp.get((lat, k), float("nan")) for lat in lats], "-.",
                      marker="x", color=colors[k], alpha=0.5, label=f"{k} serial")
@@ -134,7 +135,7 @@ def plot(best, serial_mlp, med, path, model):
         for v in VERSIONS:
             ns = sorted(n for (lat, kk, vv, n) in med if lat == top and kk == k and vv == v)
             if serial and ns:
-                axes[2].plot(ns, [serial[0] / med[(top, k, v, n)][0] for n in ns], styles[v],
+                axes[2].plot(ns, [serial[0] / med[(top, k, v, n)][0] for n in ns], linestyle=styles[v],
                              marker="o", color=colors[k], label=f"{k} {v}")
     axes[2].set_title(f"Speedup vs coroutines N at {top:.0f} ns\n({LABEL}, {MODEL_TITLES[model]})")
     axes[2].set_xlabel("coroutines N")
@@ -145,10 +146,11 @@ def plot(best, serial_mlp, med, path, model):
     axes[0].set_yscale("log")
     axes[1].set_yscale("log")
     for ax in axes:
+        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
         ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}"))
         ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     axes[0].legend(fontsize=7, ncol=2)
-    fig.text(0.5, 0.005, "line style: -- static, - dynamic, : dynamic+aset, -. serial; "
+    fig.text(0.5, 0.005, "line style: -- static, - dynamic, : dynamic+aset, -... bafin, -. serial; "
              "one AMU emulated in software on one core (see docs/amu.md)", ha="center", fontsize=8)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path, dpi=110)

@@ -4,9 +4,10 @@
  * and received, by mode and number of senders/receivers, for memcoro
  * channels (coroutines on executors) and for a mutex + condition-variable
  * queue (plain threads). go/main.go measures Go channels the same way; run.sh
- * runs all of them side by side and draws the table and the plot.
+ * runs all of them side by side and report.py makes the table and the plot.
  *
  *   chan_bench [--impl memcoro|mutex] [--messages M] [--executors E]
+ *              (E: 0 = one per CPU; rows are labelled memcoro-<E>exec)
  *   chan_bench --switch [--messages M]      context-switch cost
  *
  * Two phases per point, as in the paper and the issue:
@@ -16,7 +17,9 @@
  *              and wake each other; one time for the whole transfer.
  * Time per message = wall time of the phase / M. Messages are pseudo-random
  * integers; the receivers' sum must equal the senders' ("verify=PASS").
- * Output: CSV on stdout, one row per phase.
+ * Output: CSV on stdout, one row per phase:
+ *   impl,mode,senders,receivers,phase,op,ns_per_message,verify
+ * and for --switch: switch,yield|context_switch,ns.
  */
 #define _GNU_SOURCE
 #include "memcoro/chan.h"
@@ -354,11 +357,17 @@ int main(int argc, char **argv) {
     if (!sched)
       return 1;
   }
+  /* memcoro rows say how many executors carried the coroutines. */
+  char label[32];
+  if (use_memcoro)
+    snprintf(label, sizeof label, "memcoro-%uexec", memcoro_sched_executors(sched));
+  else
+    snprintf(label, sizeof label, "%s", impl);
   bool ok = true;
   for (size_t i = 0; i < sizeof points / sizeof points[0]; ++i) {
-    fprintf(stderr, "chan_bench %s: %s %d->%d\n", impl, points[i].mode_name, points[i].senders,
+    fprintf(stderr, "chan_bench %s: %s %d->%d\n", label, points[i].mode_name, points[i].senders,
             points[i].receivers);
-    ok &= measure(impl, sched, &points[i], messages);
+    ok &= measure(label, sched, &points[i], messages);
   }
   memcoro_sched_destroy(sched);
   if (!ok)

@@ -31,6 +31,7 @@
 #ifndef MEMCORO_AMU_H
 #define MEMCORO_AMU_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -175,8 +176,8 @@ struct memcoro_amu__request {
   uint8_t kind;
   uint8_t lane; /* MEMCORO_AMU__LANES: in the heap */
 };
-_Static_assert(MEMCORO_AMU_MAX_BYTES <= UINT16_MAX, "bytes field too narrow");
-_Static_assert(sizeof(struct memcoro_amu__request) == 32, "two requests per cache line");
+static_assert(MEMCORO_AMU_MAX_BYTES <= UINT16_MAX, "bytes field too narrow");
+static_assert(sizeof(struct memcoro_amu__request) == 32, "two requests per cache line");
 
 struct memcoro_amu__id {
   uint32_t pending;  /* requests of this id not yet retired */
@@ -190,6 +191,7 @@ struct memcoro_amu {
   /* The earliest completion is the smallest of the lane heads and the heap top. */
   uint32_t *lane;              /* MEMCORO_AMU__LANES rings of lane_mask + 1 */
   uint32_t lane_head[MEMCORO_AMU__LANES], lane_tail[MEMCORO_AMU__LANES], lane_mask;
+  uint64_t lane_tail_ready[MEMCORO_AMU__LANES]; /* ready time of each lane's last request */
   uint32_t last_lane;          /* where the previous request went: usually fits again */
   uint32_t lanes_used;         /* lanes 0..lanes_used-1 have been used: only those are scanned */
   /* The earliest request, cached so that a getfin that finds nothing due
@@ -222,36 +224,12 @@ struct memcoro_amu {
 uint64_t memcoro_amu__clock_fallback(void);
 void memcoro_amu__heap_push(struct memcoro_amu *amu, uint32_t request);
 void memcoro_amu__heap_pop(struct memcoro_amu *amu);
+uint32_t memcoro_amu__pick_lane(const struct memcoro_amu *amu, uint64_t ready);
 
 /* Whether a request ready at `ready` can join lane l without unsorting it. */
 static inline bool memcoro_amu__lane_takes(const struct memcoro_amu *amu, uint32_t l,
                                            uint64_t ready) {
-  if (amu->lane_head[l] == amu->lane_tail[l])
-    return true;
-  uint32_t tail = amu->lane[l * (amu->lane_mask + 1) + ((amu->lane_tail[l] - 1) & amu->lane_mask)];
-  return amu->requests[tail].ready <= ready;
-}
-
-/* Best fit: the non-empty lane whose tail is latest but not after `ready`,
- * else an empty lane, else MEMCORO_AMU__LANES (the heap). Keeping empty
- * lanes for requests that fit nowhere else keeps the heap rare. */
-static inline uint32_t memcoro_amu__pick_lane(const struct memcoro_amu *amu, uint64_t ready) {
-  uint32_t best = MEMCORO_AMU__LANES, empty = MEMCORO_AMU__LANES;
-  uint64_t best_tail = 0;
-  for (uint32_t l = 0; l < MEMCORO_AMU__LANES; ++l) {
-    if (amu->lane_head[l] == amu->lane_tail[l]) {
-      if (empty == MEMCORO_AMU__LANES)
-        empty = l;
-      continue;
-    }
-    uint32_t t = amu->lane[l * (amu->lane_mask + 1) + ((amu->lane_tail[l] - 1) & amu->lane_mask)];
-    uint64_t tail = amu->requests[t].ready;
-    if (tail <= ready && (best == MEMCORO_AMU__LANES || tail > best_tail)) {
-      best = l;
-      best_tail = tail;
-    }
-  }
-  return best != MEMCORO_AMU__LANES ? best : empty;
+  return amu->lane_head[l] == amu->lane_tail[l] || amu->lane_tail_ready[l] <= ready;
 }
 
 static inline uint64_t memcoro_amu__now(void) {
@@ -328,6 +306,7 @@ static inline int memcoro_amu__issue(struct memcoro_amu *amu, uint32_t id, void 
   rq->lane = (uint8_t)lane;
   if (lane < MEMCORO_AMU__LANES) {
     amu->lane[lane * (amu->lane_mask + 1) + (amu->lane_tail[lane]++ & amu->lane_mask)] = r;
+    amu->lane_tail_ready[lane] = ready;
     amu->last_lane = lane;
     if (lane >= amu->lanes_used)
       amu->lanes_used = lane + 1;
@@ -389,6 +368,16 @@ static inline int memcoro_amu_astore_r(struct memcoro_amu *amu, uint32_t id, voi
 static inline void memcoro_amu__find_next(struct memcoro_amu *amu) {
   uint32_t best = UINT32_MAX;
   uint64_t best_ready = UINT64_MAX;
+  if (amu->lanes_used == 1 && amu->heap_size == 0) {
+    /* Fixed latency: one sorted lane, its head is next. */
+    if (amu->lane_head[0] != amu->lane_tail[0]) {
+      best = amu->lane[amu->lane_head[0] & amu->lane_mask];
+      best_ready = amu->requests[best].ready;
+    }
+    amu->next_request = best;
+    amu->next_ready = best_ready;
+    return;
+  }
   for (uint32_t l = 0; l < amu->lanes_used; ++l) {
     if (amu->lane_head[l] == amu->lane_tail[l])
       continue;

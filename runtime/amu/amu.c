@@ -198,6 +198,29 @@ void memcoro_amu_aconfig(struct memcoro_amu *amu, void *handler_base, size_t han
   amu->handler_size = handler_size;
 }
 
+/* ---- Where a request goes when it does not fit the lane of the previous one. */
+
+/* Best fit: the non-empty lane whose tail is latest but not after `ready`,
+ * else an empty lane, else MEMCORO_AMU__LANES (the heap). Keeping empty
+ * lanes for requests that fit nowhere else keeps the heap rare. */
+uint32_t memcoro_amu__pick_lane(const struct memcoro_amu *amu, uint64_t ready) {
+  uint32_t best = MEMCORO_AMU__LANES, empty = MEMCORO_AMU__LANES;
+  uint64_t best_tail = 0;
+  for (uint32_t l = 0; l < MEMCORO_AMU__LANES; ++l) {
+    if (amu->lane_head[l] == amu->lane_tail[l]) {
+      if (empty == MEMCORO_AMU__LANES)
+        empty = l;
+      continue;
+    }
+    uint64_t tail = amu->lane_tail_ready[l];
+    if (tail <= ready && (best == MEMCORO_AMU__LANES || tail > best_tail)) {
+      best = l;
+      best_tail = tail;
+    }
+  }
+  return best != MEMCORO_AMU__LANES ? best : empty;
+}
+
 /* ---- The heap of out-of-order requests, keyed by ready time. */
 
 static inline uint64_t ready_of(const struct memcoro_amu *amu, uint32_t slot) {

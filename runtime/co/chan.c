@@ -33,7 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CHAN_MAGIC = 0x6368616e, CHAN_DEAD = 0xdeadc4a7 };
+enum {
+  CHAN_MAGIC = 0x6368616e,
+  CHAN_DEAD = 0xdeadc4a7,
+  /* Retries before parking when nothing else could run meanwhile: about a
+   * microsecond, a few times what a peer on another core needs per message. */
+  SPINS_BEFORE_PARK = 100,
+};
 
 /* wait_state: bit 0 closed, then two counters of parked parties. */
 #define WAIT_CLOSED ((uint64_t)1)
@@ -71,7 +77,7 @@ struct memcoro_chan {
 
   /* Touched on every operation only by a load; written when parties park. */
   _Alignas(MEMCORO_CACHE_LINE) _Atomic(uint64_t) wait_state;
-  pthread_mutex_t wait_lock; /* guards the two lists */
+  _Atomic(uint32_t) wait_lock; /* guards the two lists: see lock_waiters */
   struct wait_list send_waiters, recv_waiters;
 };
 
@@ -285,7 +291,64 @@ static inline bool ring_pop(memcoro_chan *ch, void *out) {
   __builtin_unreachable();
 }
 
+static bool spin_push(memcoro_chan *ch, const void *elem) {
+  for (int i = 0; i < SPINS_BEFORE_PARK && memcoro_spinning_pays(); ++i) {
+    memcoro_cpu_relax();
+    if (atomic_load_explicit(&ch->wait_state, memory_order_relaxed) & WAIT_CLOSED)
+      return false;
+    if (ring_push(ch, elem))
+      return true;
+  }
+  return false;
+}
+
+static bool spin_pop(memcoro_chan *ch, void *out) {
+  for (int i = 0; i < SPINS_BEFORE_PARK && memcoro_spinning_pays(); ++i) {
+    memcoro_cpu_relax();
+    if (atomic_load_explicit(&ch->wait_state, memory_order_relaxed) & WAIT_CLOSED)
+      return false;
+    if (ring_pop(ch, out))
+      return true;
+  }
+  return false;
+}
+
 /* ---- wait lists ------------------------------------------------------------ */
+
+/* The lists are held for a few pointer updates at a time, so the lock is a
+ * plain futex mutex (Drepper's three states: 0 free, 1 held, 2 held with
+ * sleepers): one CAS to take and one exchange to drop when uncontended,
+ * against pthread_mutex's several dozen instructions (a sixth of a blocking
+ * transfer). Contenders spin briefly, then sleep, so that dozens of threads
+ * on two cores do not spin while the holder waits for a CPU. */
+enum { LOCK_FREE, LOCK_HELD, LOCK_CONTENDED, LOCK_SPINS = 64 };
+
+static void lock_waiters(memcoro_chan *ch) {
+  uint32_t seen = LOCK_FREE;
+  /* acquire: the previous holder's list updates happen before ours. */
+  if (atomic_compare_exchange_strong_explicit(&ch->wait_lock, &seen, LOCK_HELD,
+                                              memory_order_acquire, memory_order_relaxed))
+    return;
+  for (int i = 0; i < LOCK_SPINS; ++i) {
+    memcoro_cpu_relax();
+    seen = LOCK_FREE;
+    if (atomic_load_explicit(&ch->wait_lock, memory_order_relaxed) == LOCK_FREE &&
+        atomic_compare_exchange_strong_explicit(&ch->wait_lock, &seen, LOCK_HELD,
+                                                memory_order_acquire, memory_order_relaxed))
+      return;
+  }
+  /* Announce a sleeper; whoever sees LOCK_CONTENDED on unlock wakes one. */
+  while (atomic_exchange_explicit(&ch->wait_lock, LOCK_CONTENDED, memory_order_acquire) !=
+         LOCK_FREE)
+    memcoro_futex_wait(&ch->wait_lock, LOCK_CONTENDED);
+}
+
+static void unlock_waiters(memcoro_chan *ch) {
+  /* release: our list updates happen before the next holder's. */
+  if (atomic_exchange_explicit(&ch->wait_lock, LOCK_FREE, memory_order_release) ==
+      LOCK_CONTENDED)
+    memcoro_futex_wake(&ch->wait_lock, 1);
+}
 
 /* A waiter taken off its list has prev pointing at itself, so that its owner
  * can tell "still listed" from "a signal is on its way". */
@@ -312,19 +375,19 @@ static void list_unlink(struct wait_list *l, memcoro_waiter *w) {
 }
 
 static void wake_one(memcoro_chan *ch, struct wait_list *l, uint64_t one) {
-  pthread_mutex_lock(&ch->wait_lock);
+  lock_waiters(ch);
   memcoro_waiter *w = l->head;
   if (w) {
     list_unlink(l, w);
     atomic_fetch_sub_explicit(&ch->wait_state, one, memory_order_relaxed);
   }
-  pthread_mutex_unlock(&ch->wait_lock);
+  unlock_waiters(ch);
   if (w)
     memcoro_waiter_signal(w);
 }
 
 static void wake_all(memcoro_chan *ch, struct wait_list *l, uint64_t one) {
-  pthread_mutex_lock(&ch->wait_lock);
+  lock_waiters(ch);
   memcoro_waiter *w = l->head;
   uint64_t count = 0;
   /* Marked unlisted under the lock; next still chains them for us, and
@@ -333,7 +396,7 @@ static void wake_all(memcoro_chan *ch, struct wait_list *l, uint64_t one) {
     it->prev = it;
   l->head = l->tail = NULL;
   atomic_fetch_sub_explicit(&ch->wait_state, count * one, memory_order_relaxed);
-  pthread_mutex_unlock(&ch->wait_lock);
+  unlock_waiters(ch);
   while (w) {
     memcoro_waiter *next = w->next; /* before the signal: w may go after it */
     memcoro_waiter_signal(w);
@@ -345,11 +408,11 @@ static void wake_all(memcoro_chan *ch, struct wait_list *l, uint64_t one) {
 static uint64_t register_waiter(memcoro_chan *ch, struct wait_list *l, memcoro_waiter *w,
                                 uint64_t one) {
   memcoro_waiter_init(w);
-  pthread_mutex_lock(&ch->wait_lock);
+  lock_waiters(ch);
   list_append(l, w);
   /* seq_cst: ordered before the re-check that follows (see the top). */
   uint64_t before = atomic_fetch_add_explicit(&ch->wait_state, one, memory_order_seq_cst);
-  pthread_mutex_unlock(&ch->wait_lock);
+  unlock_waiters(ch);
   memcoro_full_fence();
   return before;
 }
@@ -358,13 +421,13 @@ static uint64_t register_waiter(memcoro_chan *ch, struct wait_list *l, memcoro_w
  * list, wait for that signal (the waker still holds w) and pass the turn on. */
 static void cancel_waiter(memcoro_chan *ch, struct wait_list *l, memcoro_waiter *w,
                           uint64_t one) {
-  pthread_mutex_lock(&ch->wait_lock);
+  lock_waiters(ch);
   bool listed = w->prev != w;
   if (listed) {
     list_unlink(l, w);
     atomic_fetch_sub_explicit(&ch->wait_state, one, memory_order_relaxed);
   }
-  pthread_mutex_unlock(&ch->wait_lock);
+  unlock_waiters(ch);
   if (!listed) {
     memcoro_waiter_wait(w);
     if (atomic_load_explicit(&ch->wait_state, memory_order_relaxed) & (one == WAIT_SEND_ONE ? WAIT_SEND_MASK : WAIT_RECV_MASK))
@@ -432,7 +495,6 @@ memcoro_chan *memcoro_chan_create(size_t elem_size, size_t capacity, memcoro_cha
 #else
   ch->check_owners = true;
 #endif
-  pthread_mutex_init(&ch->wait_lock, NULL);
   return ch;
 }
 
@@ -446,7 +508,6 @@ void memcoro_chan_destroy(memcoro_chan *ch) {
                   (unsigned long long)((waiting & WAIT_SEND_MASK) / WAIT_SEND_ONE),
                   (unsigned long long)((waiting & WAIT_RECV_MASK) / WAIT_RECV_ONE), (void *)ch);
   ch->magic = CHAN_DEAD;
-  pthread_mutex_destroy(&ch->wait_lock);
   free(ch->slots);
   free(ch);
 }
@@ -480,7 +541,7 @@ memcoro_chan_status memcoro_chan_send(memcoro_chan *ch, const void *elem, size_t
   for (;;) {
     if (atomic_load_explicit(&ch->wait_state, memory_order_relaxed) & WAIT_CLOSED)
       return MEMCORO_CHAN_CLOSED;
-    if (ring_push(ch, elem))
+    if (ring_push(ch, elem) || spin_push(ch, elem))
       break;
     memcoro_waiter w;
     uint64_t before = register_waiter(ch, &ch->send_waiters, &w, WAIT_SEND_ONE);
@@ -502,7 +563,7 @@ memcoro_chan_status memcoro_chan_recv(memcoro_chan *ch, void *out, size_t elem_s
   if (ch->check_owners && single_receiver(ch))
     check_owner(ch, &ch->receiver, "receiver");
   for (;;) {
-    if (ring_pop(ch, out))
+    if (ring_pop(ch, out) || spin_pop(ch, out))
       break;
     /* acquire: every send that returned before the close is visible now, so
      * one more try drains it. */

@@ -40,9 +40,15 @@ enum {
    * recursion and arrays of a few KiB at the cost of address space only. */
   GUARD_SIZE = 16 << 10,
   ALT_STACK_SIZE = 64 << 10,
-  /* About 10-20 us of polling before an idle executor sleeps: long enough to
-   * catch a peer's quick reply, short enough not to burn a shared core. */
-  SPINS_BEFORE_SLEEP = 4000,
+  /* A few microseconds of polling before an idle executor sleeps: enough to
+   * catch a peer's quick reply when both run, short because on a machine
+   * with more runnable threads than cores the peer is usually not running
+   * while we spin (measured: on the shared 2-core machine such spins almost
+   * never ended early). */
+  SPINS_BEFORE_SLEEP = 400,
+  DESTROY_REPORT_SECONDS = 10,
+  MAX_POOLED_STACKS = 1024,
+  RUN_NEXT_STREAK = 64,
 };
 
 /* Values of memcoro_co.join besides a joiner's waiter address. */
@@ -157,6 +163,12 @@ static void stack_put(memcoro_sched *s, struct memcoro_stack stack) {
   __asan_unpoison_memory_region(stack.base + GUARD_SIZE, stack.length - GUARD_SIZE);
 #endif
   pthread_mutex_lock(&s->pool_lock);
+  if (s->pool_count == MAX_POOLED_STACKS) {
+    /* A burst of coroutines should not pin its stacks' memory for good. */
+    pthread_mutex_unlock(&s->pool_lock);
+    munmap(stack.base, stack.length);
+    return;
+  }
   if (s->pool_count == s->pool_capacity) {
     size_t capacity = s->pool_capacity ? 2 * s->pool_capacity : 64;
     struct memcoro_stack *grown = realloc(s->pool, capacity * sizeof *grown);
@@ -282,8 +294,17 @@ static void run_queue_push(struct memcoro_exec *e, memcoro_co *co) {
   e->run_tail = co;
 }
 
+/* The run-next slot first, but never more than RUN_NEXT_STREAK times in a
+ * row, so that two coroutines waking each other cannot starve the queue. */
 static memcoro_co *run_queue_pop(struct memcoro_exec *e) {
-  memcoro_co *co = e->run_head;
+  memcoro_co *co = e->run_next;
+  if (co && (e->run_next_streak < RUN_NEXT_STREAK || !e->run_head)) {
+    e->run_next = NULL;
+    ++e->run_next_streak;
+    return co;
+  }
+  e->run_next_streak = 0;
+  co = e->run_head;
   if (co) {
     e->run_head = co->next;
     if (!e->run_head)
@@ -330,13 +351,19 @@ static void inject_push(struct memcoro_exec *e, memcoro_co *co) {
   wake_executor(e);
 }
 
-/* Queues co on its executor: directly if we are that executor's thread. */
+/* Queues co on its executor: directly if we are that executor's thread.
+ * A coroutine woken locally goes into the run-next slot, as in Go: in a
+ * hand-over through a channel the peer that can use the freed slot (or the
+ * new message) then runs as soon as the waker parks, instead of after every
+ * other runnable coroutine, which would find nothing to do and park again. */
 static void make_runnable(memcoro_co *co) {
   struct memcoro_exec *e = co->exec;
   if (memcoro_tls_exec == e) {
     if (co->in_wait_queue)
       wait_queue_remove(e, co);
-    run_queue_push(e, co);
+    if (e->run_next)
+      run_queue_push(e, e->run_next);
+    e->run_next = co;
   } else {
     inject_push(e, co);
   }
@@ -529,9 +556,24 @@ void memcoro_sched_destroy(memcoro_sched *s) {
   if (memcoro_tls_exec && memcoro_tls_exec->sched == s)
     memcoro_fatal("memcoro_sched_destroy called from one of its own coroutines");
   uint32_t live;
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  long reported = 0;
   /* acquire: what the last coroutines did happens before the teardown. */
-  while ((live = atomic_load_explicit(&s->live, memory_order_acquire)) != 0)
-    memcoro_futex_wait(&s->live, live);
+  while ((live = atomic_load_explicit(&s->live, memory_order_acquire)) != 0) {
+    memcoro_futex_wait_for(&s->live, live, DESTROY_REPORT_SECONDS);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long waited = (long)(now.tv_sec - start.tv_sec);
+    /* A coroutine parked on a channel that nobody will close makes this
+     * wait forever; say so rather than hang silently. */
+    if (waited >= reported + DESTROY_REPORT_SECONDS && atomic_load(&s->live) != 0) {
+      reported = waited;
+      fprintf(stderr,
+              "memcoro_sched_destroy: still waiting after %ld s for %u coroutines to finish "
+              "(parked on a channel or waiter that nobody will signal?)\n",
+              waited, (unsigned)atomic_load(&s->live));
+    }
+  }
   stop_executors(s, s->executor_count);
   for (size_t i = 0; i < s->pool_count; ++i)
     munmap(s->pool[i].base, s->pool[i].length);
@@ -592,7 +634,11 @@ memcoro_co *memcoro_co_spawn(memcoro_sched *s, memcoro_co_fn fn, void *arg,
   co->tsan_fiber = __tsan_create_fiber(0);
 #endif
   atomic_fetch_add_explicit(&s->live, 1, memory_order_relaxed);
-  make_runnable(co);
+  /* New coroutines queue behind the runnable ones, wherever they come from. */
+  if (memcoro_tls_exec == co->exec)
+    run_queue_push(co->exec, co);
+  else
+    inject_push(co->exec, co);
   return co;
 }
 

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdnoreturn.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef __has_feature
@@ -72,6 +73,9 @@ struct memcoro_exec {
   void *sched_sp;        /* the executor loop's saved stack pointer */
   memcoro_co *current;
   memcoro_co *run_head, *run_tail; /* runnable queue: executor thread only */
+  /* A coroutine woken by one of ours runs next (see make_runnable). */
+  memcoro_co *run_next;
+  unsigned run_next_streak;
   memcoro_co *wait_head;           /* wait queue: executor thread only */
   enum memcoro_after_switch after;
   memcoro_waiter *park_waiter;
@@ -104,6 +108,15 @@ struct memcoro_sched {
 /* The executor this thread runs, NULL on a plain thread. */
 extern _Thread_local struct memcoro_exec *memcoro_tls_exec;
 
+/* True on a plain thread, or when the calling coroutine's executor has
+ * nothing else to run: then a short spin is cheaper than parking, which would
+ * leave the executor idle and make the peer pay for a wake-up. */
+static inline bool memcoro_spinning_pays(void) {
+  struct memcoro_exec *e = memcoro_tls_exec;
+  return !e || (!e->run_head && !e->run_next &&
+                !atomic_load_explicit(&e->inject, memory_order_relaxed));
+}
+
 /* Prints "memcoro: <message>" on stderr and aborts: for misuse that cannot be
  * reported any other way (the caller's data would otherwise be corrupted). */
 noreturn void memcoro_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -111,6 +124,12 @@ noreturn void memcoro_fatal(const char *fmt, ...) __attribute__((format(printf, 
 static inline void memcoro_futex_wait(_Atomic(uint32_t) *word, uint32_t expected) {
   /* Returns early on EINTR, EAGAIN or a spurious wake: callers loop. */
   syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+/* The same, giving up after `seconds`. */
+static inline void memcoro_futex_wait_for(_Atomic(uint32_t) *word, uint32_t expected, long seconds) {
+  struct timespec timeout = {.tv_sec = seconds, .tv_nsec = 0};
+  syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
 }
 
 static inline void memcoro_futex_wake(_Atomic(uint32_t) *word, int count) {

@@ -9,7 +9,7 @@
 //! Options (defaults in brackets):
 //!     --workloads chase,bsearch,hash   which kernels [all three]
 //!     --sizes 512K,1G                  data sizes; K, M, G suffixes [512K,1G]
-//!     --slots 1,2,4,8,...              slot counts to sweep [1,2,4,8,12,16,20,24,32,48,64]
+//!     --slots 1,2,4,8,...              slot counts to sweep [1,2,3,4,5,6,8,12,16,20,24,32,48,64]
 //!     --variants serial,exec-serial,hand,interleave
 //!                                      which variants to run [all]; serial always runs
 //!     --repeats N                      repetitions; the table shows medians [3]
@@ -18,18 +18,20 @@
 //!     --csv FILE                       also write every measurement as CSV
 //!     --no-huge-pages                  do not madvise the data for transparent huge pages
 //!
-//! Speed-ups are ratios of the serial time to the variant's time measured in
-//! the same repetition, so slow drifts of a shared machine cancel out.
+//! Times are the thread's CPU time (on Linux), not wall time, and speed-ups are
+//! ratios of the serial time to the variant's time measured in the same
+//! repetition, so that busy neighbours on a shared machine disturb them less.
 
 use std::env;
 use std::fs::File;
 use std::io::{self, Write};
 use std::process;
+#[cfg(not(target_os = "linux"))]
 use std::time::Instant;
 
 use memcoro::{prefetch, Executor};
 
-const DEFAULT_SLOTS: &[usize] = &[1, 2, 4, 8, 12, 16, 20, 24, 32, 48, 64];
+const DEFAULT_SLOTS: &[usize] = &[1, 2, 3, 4, 5, 6, 8, 12, 16, 20, 24, 32, 48, 64];
 /// Cache-resident runs repeat the kernel until it did about this many steps,
 /// so that each measurement lasts tens of milliseconds.
 const DEFAULT_MIN_STEPS: usize = 16 << 20;
@@ -551,13 +553,58 @@ struct Row {
 
 /// Runs `body` `passes` times; returns the seconds taken and the wrapping
 /// sum of the answers (each pass must give the same answer).
+///
+/// The seconds are this thread's CPU time where the OS offers it: on a machine
+/// shared with busy neighbours, wall time also counts the slices in which the
+/// scheduler ran someone else, and that noise swamps the ratios.
 fn measure(passes: usize, mut body: impl FnMut() -> u64) -> (f64, u64) {
-    let start = Instant::now();
+    let start = Clock::now();
     let mut answer = 0u64;
     for _ in 0..passes {
         answer = answer.wrapping_add(body());
     }
-    (start.elapsed().as_secs_f64(), answer)
+    (start.elapsed(), answer)
+}
+
+#[cfg(target_os = "linux")]
+struct Clock(f64);
+
+#[cfg(target_os = "linux")]
+impl Clock {
+    fn now() -> Clock {
+        #[repr(C)]
+        struct Timespec {
+            seconds: i64,
+            nanoseconds: i64,
+        }
+        extern "C" {
+            fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+        }
+        const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+        let mut time = Timespec { seconds: 0, nanoseconds: 0 };
+        // SAFETY: `time` is a valid timespec for the call to fill in.
+        let status = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
+        assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+        Clock(time.seconds as f64 + time.nanoseconds as f64 * 1e-9)
+    }
+
+    fn elapsed(&self) -> f64 {
+        Clock::now().0 - self.0
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+struct Clock(Instant);
+
+#[cfg(not(target_os = "linux"))]
+impl Clock {
+    fn now() -> Clock {
+        Clock(Instant::now())
+    }
+
+    fn elapsed(&self) -> f64 {
+        self.0.elapsed().as_secs_f64()
+    }
 }
 
 fn human(bytes: usize) -> String {

@@ -122,18 +122,14 @@ impl Executor {
     ///
     /// Outputs arrive in completion order, which depends on the slot count:
     /// use [`map`](Executor::map) for input order.
-    pub fn for_each<I, F, Fut, S>(&self, items: I, task: F, sink: S)
+    pub fn for_each<I, F, Fut, S>(&self, items: I, task: F, mut sink: S)
     where
         I: IntoIterator,
         F: FnMut(I::Item) -> Fut,
         Fut: Future,
         S: FnMut(usize, Fut::Output),
     {
-        if self.serial {
-            run_serial(items.into_iter(), task, sink);
-        } else {
-            run_interleaved(self.slots, items.into_iter(), task, sink);
-        }
+        self.drive(items, task, (), |(), index, output| sink(index, output));
     }
 
     /// Runs `task(item)` for every item and returns the outputs in the order
@@ -145,12 +141,13 @@ impl Executor {
         Fut: Future,
     {
         let items = items.into_iter();
-        let mut outputs: Vec<Option<Fut::Output>> = Vec::with_capacity(items.size_hint().0);
-        self.for_each(items, task, |index, output| {
+        let outputs: Vec<Option<Fut::Output>> = Vec::with_capacity(items.size_hint().0);
+        let outputs = self.drive(items, task, outputs, |mut outputs, index, output| {
             if index >= outputs.len() {
                 outputs.resize_with(index + 1, || None);
             }
             outputs[index] = Some(output);
+            outputs
         });
         outputs
             .into_iter()
@@ -172,12 +169,24 @@ impl Executor {
         Fut: Future,
         G: FnMut(B, Fut::Output) -> B,
     {
-        let mut accumulator = Some(init);
-        self.for_each(items, task, |_, output| {
-            let previous = accumulator.take().expect("memcoro: the accumulator is put back after each fold");
-            accumulator = Some(fold(previous, output));
-        });
-        accumulator.expect("memcoro: the accumulator is put back after each fold")
+        self.drive(items, task, init, |accumulator, _, output| fold(accumulator, output))
+    }
+
+    /// The one loop behind `for_each`, `map` and `fold`: threads `state`
+    /// through `step(state, index, output)` by value, so a fold needs no
+    /// `Option` juggling per task.
+    fn drive<I, F, Fut, B, G>(&self, items: I, task: F, state: B, step: G) -> B
+    where
+        I: IntoIterator,
+        F: FnMut(I::Item) -> Fut,
+        Fut: Future,
+        G: FnMut(B, usize, Fut::Output) -> B,
+    {
+        if self.serial {
+            run_serial(items.into_iter(), task, state, step)
+        } else {
+            run_interleaved(self.slots, items.into_iter(), task, state, step)
+        }
     }
 }
 
@@ -254,12 +263,12 @@ struct Slot<Fut> {
     future: Option<Fut>,
 }
 
-fn run_interleaved<I, F, Fut, S>(slots: usize, mut items: I, mut task: F, mut sink: S)
+fn run_interleaved<I, F, Fut, B, G>(slots: usize, mut items: I, mut task: F, mut state: B, mut step: G) -> B
 where
     I: Iterator,
     F: FnMut(I::Item) -> Fut,
     Fut: Future,
-    S: FnMut(usize, Fut::Output),
+    G: FnMut(B, usize, Fut::Output) -> B,
 {
     let waker = waker::interleaved();
     let mut cx = Context::from_waker(&waker);
@@ -277,6 +286,40 @@ where
     // they are until the vector drops them in place (also when a task or the
     // sink panics): the guarantee `Pin::new_unchecked` below relies on.
     let mut live = ring.len();
+    // While work remains, every slot holds a running future, so the steady
+    // state skips the `None` test; it ends when the first slot retires.
+    'steady: while live > 0 {
+        for slot in ring.iter_mut() {
+            // SAFETY: as in the loop below.
+            let mut future = unsafe { Pin::new_unchecked(&mut slot.future) };
+            loop {
+                let running = match future.as_mut().as_pin_mut() {
+                    Some(running) => running,
+                    // SAFETY: a slot becomes `None` only right before
+                    // `break 'steady`, and `ring` starts with every slot `Some`.
+                    None => unsafe { std::hint::unreachable_unchecked() },
+                };
+                let output = match running.poll(&mut cx) {
+                    Poll::Pending => break,
+                    Poll::Ready(output) => output,
+                };
+                state = step(state, slot.index, output);
+                match items.next() {
+                    Some(item) => {
+                        future.set(Some(task(item)));
+                        slot.index = started;
+                        started += 1;
+                    }
+                    None => {
+                        future.set(None);
+                        live -= 1;
+                        break 'steady;
+                    }
+                }
+            }
+        }
+    }
+    // The tail: slots retire one by one as the last tasks finish.
     while live > 0 {
         for slot in ring.iter_mut() {
             // SAFETY: the future is not moved until it is dropped, see above;
@@ -289,7 +332,7 @@ where
                     Poll::Pending => break,
                     Poll::Ready(output) => output,
                 };
-                sink(slot.index, output);
+                state = step(state, slot.index, output);
                 match items.next() {
                     Some(item) => {
                         future.set(Some(task(item)));
@@ -305,14 +348,15 @@ where
             }
         }
     }
+    state
 }
 
-fn run_serial<I, F, Fut, S>(items: I, mut task: F, mut sink: S)
+fn run_serial<I, F, Fut, B, G>(items: I, mut task: F, mut state: B, mut step: G) -> B
 where
     I: Iterator,
     F: FnMut(I::Item) -> Fut,
     Fut: Future,
-    S: FnMut(usize, Fut::Output),
+    G: FnMut(B, usize, Fut::Output) -> B,
 {
     let waker = waker::serial();
     let mut cx = Context::from_waker(&waker);
@@ -328,6 +372,7 @@ where
                 break output;
             }
         };
-        sink(index, output);
+        state = step(state, index, output);
     }
+    state
 }

@@ -20,17 +20,14 @@ pub const CACHE_LINE: usize = 64;
 /// [`Executor::serial`](crate::Executor::serial) it is `Ready` at once and
 /// issues nothing.
 ///
-/// It holds the address as an integer, not a reference: a prefetch never
-/// faults, and the future stays `Send` and free of lifetimes.
+/// It holds the reference until its first poll and nothing after: one word
+/// in the task's frame for a sized value (the line count is then a
+/// compile-time constant), two for a slice.
 #[derive(Debug)]
 #[must_use = "futures do nothing unless awaited"]
-pub struct Prefetch {
-    /// Address of the first byte to prefetch.
-    start: usize,
-    /// Cache lines to prefetch from `start` on; 0 once they were issued.
-    /// For a sized type it is a compile-time constant, so the first poll
-    /// compiles to exactly one `prefetcht0` per line and no test.
-    lines: usize,
+pub struct Prefetch<'a, T: ?Sized> {
+    /// `None` once the prefetch was issued.
+    value: Option<&'a T>,
 }
 
 /// Prefetches the cache lines holding `value`, then yields once.
@@ -52,12 +49,8 @@ pub struct Prefetch {
 /// assert_eq!(squares, vec![9, 998_001, 100]);
 /// ```
 #[inline(always)]
-pub fn prefetch<T: ?Sized>(value: &T) -> Prefetch {
-    let start = value as *const T as *const u8 as usize;
-    Prefetch {
-        start,
-        lines: lines_spanned(start, mem::size_of_val(value), mem::align_of_val(value)),
-    }
+pub fn prefetch<T: ?Sized>(value: &T) -> Prefetch<'_, T> {
+    Prefetch { value: Some(value) }
 }
 
 /// How many cache lines `size` bytes at `start` touch, at least one (a
@@ -100,25 +93,32 @@ fn lines_spanned(start: usize, size: usize, align: usize) -> usize {
 /// assert_eq!(sums, vec![120, 376, 632, 888]);
 /// ```
 #[inline(always)]
-pub fn prefetch_slice<T>(items: &[T]) -> Prefetch {
+pub fn prefetch_slice<T>(items: &[T]) -> Prefetch<'_, [T]> {
     prefetch(items)
 }
 
-impl Future for Prefetch {
+impl<T: ?Sized> Future for Prefetch<'_, T> {
     type Output = ();
 
     #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.lines == 0 || runs_serially(cx) {
+        if runs_serially(cx) {
             return Poll::Ready(());
         }
+        let value = match self.value.take() {
+            Some(value) => value,
+            None => return Poll::Ready(()),
+        };
+        let start = value as *const T as *const u8 as usize;
+        let lines = lines_spanned(start, mem::size_of_val(value), mem::align_of_val(value));
         // An address inside each line will do: `start + 64 * i` lies in the
-        // i-th line of the range whatever the alignment of `start`.
-        prefetch_line(self.start as *const u8);
-        for line in 1..self.lines {
-            prefetch_line((self.start + line * CACHE_LINE) as *const u8);
+        // i-th line of the range whatever the alignment of `start`. The first
+        // line is issued outside the loop, so that a one-line prefetch is one
+        // instruction and no test.
+        prefetch_line(start as *const u8);
+        for line in 1..lines {
+            prefetch_line((start + line * CACHE_LINE) as *const u8);
         }
-        self.lines = 0;
         Poll::Pending
     }
 }

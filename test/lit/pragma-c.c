@@ -3,12 +3,14 @@
 // RUN: %memcoro-cc -g -Xclang -disable-llvm-passes -S -emit-llvm -o - %s | %opt -passes=verify -S | %FileCheck --check-prefix=LOC %s
 // Plain clang compiles the same source with nothing but the unknown-pragma warning.
 // RUN: %clang-plain -fsyntax-only -Wall -Wno-unknown-pragmas -Werror %s
+// RUN: %clang-plain -fsyntax-only -Wall %s 2>&1 | %FileCheck %s --check-prefix=PLAIN --implicit-check-not=error: --implicit-check-not=warning:
+// PLAIN-COUNT-5: warning: unknown pragma ignored [-Wunknown-pragmas]
 
 #define WIDTH 8
 enum { SMALL = 2 };
 static long table[64];
 
-// CHECK-DAG: @[[REMOTE:[^ ]+]] = private unnamed_addr constant [15 x i8] c"memcoro.remote\00"
+// CHECK-DAG: @[[REMOTE:[^ ]+]] = private unnamed_addr constant [{{[0-9]+}} x i8] c"memcoro.remote {{[^"]+}}\00"
 // CHECK-DAG: @[[LOOP:[^ ]+]] = private unnamed_addr constant [13 x i8] c"memcoro.loop\00"
 
 long gather(long *a, const int *idx, int n) {
@@ -19,8 +21,8 @@ long gather(long *a, const int *idx, int n) {
   return s;
 }
 // CHECK-LABEL: define {{.*}}i64 @gather(
-// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @[[REMOTE]], ptr @{{[^,]+}}, i32 [[#@LINE-6]])
-// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @[[REMOTE]], ptr @{{[^,]+}}, i32 [[#@LINE-7]])
+// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @{{[^,]+}}, ptr @{{[^,]+}}, i32 [[#@LINE-6]])
+// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @{{[^,]+}}, ptr @{{[^,]+}}, i32 [[#@LINE-7]])
 // CHECK-NEXT: call i32 @llvm.annotation.i32.p0(i32 8, ptr @[[LOOP]], ptr @{{[^,]+}}, i32 [[#@LINE-8]])
 // The marker sits between the loop head and the body: the condition block.
 // CHECK: br i1 false,
@@ -31,9 +33,9 @@ long gather(long *a, const int *idx, int n) {
 // LOC: call i64 @llvm.annotation.i64.p0({{.*}}), !dbg ![[A:[0-9]+]]
 // LOC: call i64 @llvm.annotation.i64.p0({{.*}}), !dbg ![[IDX:[0-9]+]]
 // LOC-NEXT: call i32 @llvm.annotation.i32.p0({{.*}}), !dbg ![[PRAGMA:[0-9]+]]
-// LOC-DAG: ![[A]] = !DILocation(line: 16, column: 40,
-// LOC-DAG: ![[IDX]] = !DILocation(line: 16, column: 43,
-// LOC-DAG: ![[PRAGMA]] = !DILocation(line: 16, column: 1,
+// LOC-DAG: ![[A]] = !DILocation(line: 18, column: 40,
+// LOC-DAG: ![[IDX]] = !DILocation(line: 18, column: 43,
+// LOC-DAG: ![[PRAGMA]] = !DILocation(line: 18, column: 1,
 
 long unmarked_width(long *a, int n) {
   long s = 0;
@@ -61,8 +63,8 @@ long arrays(long *p, int n) {
   return s;
 }
 // CHECK-LABEL: define {{.*}}i64 @arrays(
-// CHECK: call i64 @llvm.annotation.i64.p0(i64 ptrtoint (ptr @table to i64), ptr @[[REMOTE]]
-// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @[[REMOTE]]
+// CHECK: call i64 @llvm.annotation.i64.p0(i64 ptrtoint (ptr @table to i64), ptr @{{[^,]+}}
+// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @{{[^,]+}}
 // CHECK-NEXT: call i32 @llvm.annotation.i32.p0(i32 6, ptr @[[LOOP]]
 // CHECK-NOT: llvm.annotation
 // CHECK: ret i64
@@ -78,8 +80,16 @@ long nested(long **rows, int n, int m) {
   return s;
 }
 // CHECK-LABEL: define {{.*}}i64 @nested(
-// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @[[REMOTE]]
+// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @{{[^,]+}}
 // CHECK-NEXT: call i32 @llvm.annotation.i32.p0(i32 4, ptr @[[LOOP]]
 // CHECK: call i32 @llvm.annotation.i32.p0(i32 16, ptr @[[LOOP]]
 // CHECK-NOT: llvm.annotation
 // CHECK: ret i64
+
+// Each remote() marker carries its name as written, for the remarks.
+// RUN: %memcoro-cc -Xclang -disable-llvm-passes -S -emit-llvm -o - %s | %FileCheck --check-prefix=NAMES %s
+// NAMES-DAG: c"memcoro.remote a\00"
+// NAMES-DAG: c"memcoro.remote idx\00"
+// NAMES-DAG: c"memcoro.remote table\00"
+// NAMES-DAG: c"memcoro.remote p\00"
+// NAMES-DAG: c"memcoro.remote rows\00"

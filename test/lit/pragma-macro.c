@@ -4,7 +4,7 @@
 // RUN: %clang-plain -fsyntax-only -Wall -Wno-unknown-pragmas -Werror -I %S/../../include %s
 #include <memcoro/memcoro.h>
 
-// CHECK-DAG: @[[REMOTE:[^ ]+]] = private unnamed_addr constant [15 x i8] c"memcoro.remote\00"
+// CHECK-DAG: @[[REMOTE:[^ ]+]] = private unnamed_addr constant [{{[0-9]+}} x i8] c"memcoro.remote {{[^"]+}}\00"
 // CHECK-DAG: @[[LOOP:[^ ]+]] = private unnamed_addr constant [13 x i8] c"memcoro.loop\00"
 
 #define PRAGMA(x) _Pragma(#x)
@@ -18,7 +18,7 @@ long whole_loop_in_macro(long *a, int n) {
   return s;
 }
 // CHECK-LABEL: define {{.*}}i64 @whole_loop_in_macro(
-// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @[[REMOTE]], ptr @{{[^,]+}}, i32 [[#@LINE-4]])
+// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @{{[^,]+}}, ptr @{{[^,]+}}, i32 [[#@LINE-4]])
 // CHECK-NEXT: call i32 @llvm.annotation.i32.p0(i32 16, ptr @[[LOOP]], ptr @{{[^,]+}}, i32 [[#@LINE-5]])
 // CHECK-NOT: llvm.annotation
 // CHECK: ret i64
@@ -33,7 +33,7 @@ long pragma_only_in_macro(long *a, int n) {
 }
 // CHECK-LABEL: define {{.*}}i64 @pragma_only_in_macro(
 // CHECK: call i32 @llvm.annotation.i32.p0(i32 5, ptr @[[LOOP]], ptr @{{[^,]+}}, i32 [[#@LINE-7]])
-// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @[[REMOTE]], ptr @{{[^,]+}}, i32 [[#@LINE-5]])
+// CHECK: call i64 @llvm.annotation.i64.p0(i64 %{{.*}}, ptr @{{[^,]+}}, ptr @{{[^,]+}}, i32 [[#@LINE-5]])
 // CHECK-NEXT: call i32 @llvm.annotation.i32.p0(i32 3, ptr @[[LOOP]], ptr @{{[^,]+}}, i32 [[#@LINE-6]])
 // CHECK-NOT: llvm.annotation
 // CHECK: ret i64
@@ -49,3 +49,7 @@ long fallback(long *a, int n) {
 // CHECK: call i32 @llvm.annotation.i32.p0(i32 7, ptr @[[LOOP]], ptr @{{[^,]+}}, i32 [[#@LINE-6]])
 // CHECK-NOT: llvm.annotation
 // CHECK: ret i64
+
+// Each remote() marker carries its name as written, for the remarks.
+// RUN: %memcoro-cc -Xclang -disable-llvm-passes -S -emit-llvm -o - %s | %FileCheck --check-prefix=NAMES %s
+// NAMES-DAG: c"memcoro.remote a\00"

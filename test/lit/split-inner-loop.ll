@@ -2,6 +2,11 @@
 ; per step, an unknown number of steps) resumes inside the inner loop, with the
 ; inner loop's running values (lo, hi) saved in the slot.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
+; RUN: %opt -passes='memcoro-split' -memcoro-dispatch=lockstep -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+
+; Iterations drift out of phase (a different number of steps each), so even
+; when lockstep is asked for, the ring scheduler is used.
+; REMARK: loop turned into 8 interleaved coroutines: 1 suspension point, ring dispatch
 
 ; CHECK-LABEL: define {{.*}} @lookup(
 ; CHECK: %memcoro.slots = alloca [8 x %memcoro.slot]
@@ -15,11 +20,15 @@
 ; CHECK: memcoro.resume.1:
 ; CHECK-DAG: %hi{{.*}}.restored = load i64
 ; CHECK-DAG: %lo{{.*}}.restored = load i64
+; CHECK-NOT: %arrayidx.restored
+; The address &a[mid] is recomputed from the restored mid, not saved.
+; CHECK: %arrayidx.remat = getelementptr inbounds i64, ptr %a, i64 %div9.restored
 ; CHECK: br label %while.body.split
-; The resumed half of the step works on the restored values.
+; The resumed half of the step works on the restored values; the select on the
+; far value stays a select (a cmov), marked unpredictable.
 ; CHECK: while.body.split:
-; CHECK: load i64, ptr %arrayidx.restored
-; CHECK: select i1 {{.*}}, i64 %lo{{.*}}.restored
+; CHECK: load i64, ptr %arrayidx.remat
+; CHECK: select i1 {{.*}}, i64 %lo{{.*}}.restored, !unpredictable
 
 target triple = "x86_64-pc-linux-gnu"
 

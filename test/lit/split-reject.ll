@@ -8,6 +8,9 @@
 ; REMARK: marked loop left serial: call to 'opaque' may access memory and could not be inlined
 ; REMARK: marked loop left serial: no access in the loop looks long-latency
 ; REMARK: marked loop left serial: floating-point reduction whose result depends on the order of the additions; allow reassociation
+; REMARK: marked loop left serial: the number of iterations cannot be computed before the loop starts (the exit test depends on values computed in the loop)
+; REMARK: marked loop left serial: a value computed in the loop is used after it and is not a reduction
+; REMARK: marked loop left serial: the function has irreducible control flow
 
 ; CHECK-NOT: memcoro.slots
 ; CHECK-NOT: llvm.prefetch
@@ -40,7 +43,7 @@ if.end:                                           ; preds = %if.else
   %add = add nuw nsw i64 %1, %s.08
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !11
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !14
 
 for.end:                                          ; preds = %if.end, %if.else, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %s.08, %if.else ], [ %add, %if.end ]
@@ -69,7 +72,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   %1 = load i64, ptr %arrayidx2, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !16
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !19
 
 for.end:                                          ; preds = %if.else, %entry
   %x.0.lcssa = phi i64 [ 1, %entry ], [ %1, %if.else ]
@@ -96,7 +99,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   tail call void @opaque(i64 noundef %1)
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !18
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !21
 
 for.end:                                          ; preds = %if.else, %entry
   ret void
@@ -123,7 +126,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   store i64 %mul, ptr %arrayidx2, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !20
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !23
 
 for.end:                                          ; preds = %if.else, %entry
   ret void
@@ -150,31 +153,141 @@ if.else:                                          ; preds = %if.else.preheader, 
   %add = fadd double %s.05, %1
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !22
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !25
 
 for.end:                                          ; preds = %if.else, %entry
   %s.0.lcssa = phi double [ 0.000000e+00, %entry ], [ %add, %if.else ]
   ret double %s.0.lcssa
 }
 
+; Function Attrs: nofree noinline norecurse nosync nounwind memory(read, inaccessiblemem: none) uwtable
+define dso_local i64 @list(ptr noundef readonly %head) local_unnamed_addr {
+entry:
+  %tobool.not4 = icmp eq ptr %head, null
+  br i1 %tobool.not4, label %for.end, label %if.else
 
-!memcoro.marked = !{!6, !7, !8, !9, !10}
+if.else:                                          ; preds = %entry, %if.else
+  %p.06 = phi ptr [ %1, %if.else ], [ %head, %entry ]
+  %s.05 = phi i64 [ %add, %if.else ], [ 0, %entry ]
+  %0 = load i64, ptr %p.06, align 8
+  %add = add nsw i64 %0, %s.05
+  %next = getelementptr inbounds i8, ptr %p.06, i64 8
+  %1 = load ptr, ptr %next, align 8
+  %tobool.not = icmp eq ptr %1, null
+  br i1 %tobool.not, label %for.end, label %if.else, !llvm.loop !27
+
+for.end:                                          ; preds = %if.else, %entry
+  %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %if.else ]
+  ret i64 %s.0.lcssa
+}
+
+; Function Attrs: nofree noinline norecurse nosync nounwind memory(argmem: readwrite) uwtable
+define dso_local i64 @live_out(ptr nocapture noundef readonly %a, ptr nocapture noundef readonly %idx, ptr nocapture noundef writeonly %out, i32 noundef %n) local_unnamed_addr {
+entry:
+  %cmp6 = icmp sgt i32 %n, 0
+  br i1 %cmp6, label %if.else.preheader, label %for.end
+
+if.else.preheader:                                ; preds = %entry
+  %wide.trip.count = zext nneg i32 %n to i64
+  br label %if.else
+
+if.else:                                          ; preds = %if.else.preheader, %if.else
+  %indvars.iv = phi i64 [ 0, %if.else.preheader ], [ %indvars.iv.next, %if.else ]
+  %arrayidx = getelementptr inbounds i32, ptr %idx, i64 %indvars.iv
+  %0 = load i32, ptr %arrayidx, align 4
+  %idxprom1 = sext i32 %0 to i64
+  %arrayidx2 = getelementptr inbounds i64, ptr %a, i64 %idxprom1
+  %1 = load i64, ptr %arrayidx2, align 8
+  %add = add nsw i64 %1, 1
+  %arrayidx4 = getelementptr inbounds i64, ptr %out, i64 %indvars.iv
+  store i64 %add, ptr %arrayidx4, align 8
+  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
+  %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
+  br i1 %exitcond.not, label %for.cond.for.end_crit_edge, label %if.else, !llvm.loop !29
+
+for.cond.for.end_crit_edge:                       ; preds = %if.else
+  %mul.le = mul nsw i64 %1, 3
+  %add5.le = add nsw i64 %mul.le, %indvars.iv
+  br label %for.end
+
+for.end:                                          ; preds = %for.cond.for.end_crit_edge, %entry
+  %last.0.lcssa = phi i64 [ %add5.le, %for.cond.for.end_crit_edge ], [ 0, %entry ]
+  ret i64 %last.0.lcssa
+}
+
+; Function Attrs: nofree noinline norecurse nosync nounwind memory(argmem: read) uwtable
+define dso_local i64 @irreducible(ptr nocapture noundef readonly %a, ptr nocapture noundef readonly %idx, i32 noundef %n) local_unnamed_addr {
+entry:
+  %cmp8 = icmp sgt i32 %n, 0
+  br i1 %cmp8, label %if.else.preheader, label %for.end
+
+if.else.preheader:                                ; preds = %entry
+  %wide.trip.count = zext nneg i32 %n to i64
+  br label %if.else
+
+if.else:                                          ; preds = %if.else.preheader, %if.end4
+  %indvars.iv = phi i64 [ 0, %if.else.preheader ], [ %indvars.iv.next, %if.end4 ]
+  %s.09 = phi i64 [ 0, %if.else.preheader ], [ %add10, %if.end4 ]
+  %arrayidx = getelementptr inbounds i32, ptr %idx, i64 %indvars.iv
+  %0 = load i32, ptr %arrayidx, align 4
+  %and = and i32 %0, 1
+  %tobool.not = icmp eq i32 %and, 0
+  br i1 %tobool.not, label %first, label %second
+
+first:                                            ; preds = %second, %if.else
+  %j.0 = phi i32 [ %inc, %second ], [ 0, %if.else ]
+  %add = add nsw i32 %j.0, 2
+  br label %second
+
+second:                                           ; preds = %if.else, %first
+  %j.1 = phi i32 [ 0, %if.else ], [ %add, %first ]
+  %inc = add nsw i32 %j.1, 1
+  %cmp2 = icmp slt i32 %j.1, 4
+  br i1 %cmp2, label %first, label %if.end4
+
+if.end4:                                          ; preds = %second
+  %idxprom7 = sext i32 %0 to i64
+  %arrayidx8 = getelementptr inbounds i64, ptr %a, i64 %idxprom7
+  %1 = load i64, ptr %arrayidx8, align 8
+  %conv = zext nneg i32 %inc to i64
+  %add9 = add i64 %s.09, %conv
+  %add10 = add i64 %add9, %1
+  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
+  %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !31
+
+for.end:                                          ; preds = %if.end4, %entry
+  %s.0.lcssa = phi i64 [ 0, %entry ], [ %add10, %if.end4 ]
+  ret i64 %s.0.lcssa
+}
+
+
+!memcoro.marked = !{!6, !7, !8, !9, !10, !11, !12, !13}
 
 !6 = !{i32 1, !"early_exit"}
 !7 = !{i32 2, !"carried"}
 !8 = !{i32 3, !"calls"}
 !9 = !{i32 4, !"streams"}
 !10 = !{i32 5, !"fpsum"}
-!11 = distinct !{!11, !12, !13, !14, !15}
-!12 = !{!"llvm.loop.mustprogress"}
-!13 = !{!"memcoro.parallel", i32 4}
-!14 = !{!"memcoro.id", i32 1}
-!15 = !{!"llvm.loop.unroll.disable"}
-!16 = distinct !{!16, !12, !13, !17, !15}
-!17 = !{!"memcoro.id", i32 2}
-!18 = distinct !{!18, !12, !13, !19, !15}
-!19 = !{!"memcoro.id", i32 3}
-!20 = distinct !{!20, !12, !13, !21, !15}
-!21 = !{!"memcoro.id", i32 4}
-!22 = distinct !{!22, !12, !13, !23, !15}
-!23 = !{!"memcoro.id", i32 5}
+!11 = !{i32 6, !"list"}
+!12 = !{i32 7, !"live_out"}
+!13 = !{i32 8, !"irreducible"}
+!14 = distinct !{!14, !15, !16, !17, !18}
+!15 = !{!"llvm.loop.mustprogress"}
+!16 = !{!"memcoro.parallel", i32 4}
+!17 = !{!"memcoro.id", i32 1}
+!18 = !{!"llvm.loop.unroll.disable"}
+!19 = distinct !{!19, !15, !16, !20, !18}
+!20 = !{!"memcoro.id", i32 2}
+!21 = distinct !{!21, !15, !16, !22, !18}
+!22 = !{!"memcoro.id", i32 3}
+!23 = distinct !{!23, !15, !16, !24, !18}
+!24 = !{!"memcoro.id", i32 4}
+!25 = distinct !{!25, !15, !16, !26, !18}
+!26 = !{!"memcoro.id", i32 5}
+!27 = distinct !{!27, !15, !16, !28, !18}
+!28 = !{!"memcoro.id", i32 6}
+!29 = distinct !{!29, !15, !16, !30, !18}
+!30 = !{!"memcoro.id", i32 7}
+!31 = distinct !{!31, !15, !16, !32, !18}
+!32 = !{!"memcoro.id", i32 8}

@@ -144,13 +144,13 @@ TEST_P(ChanMode, CoroutinesOnDifferentExecutorsBlockAndWakeEachOther) {
   memcoro_sched *s = memcoro_sched_create(&o);
   memcoro_chan *ch = memcoro_chan_create(sizeof(int), 2, GetParam());
   std::vector<int> received;
-  Pipe pipe{ch, 20000, &received};
+  Pipe pipe{ch, 5000, &received};
   memcoro_co_attr on0{0, "consumer"}, on1{1, "producer"};
   memcoro_co *c = memcoro_co_spawn(s, consume, &pipe, &on0);
   memcoro_co *p = memcoro_co_spawn(s, produce, &pipe, &on1);
   EXPECT_EQ(memcoro_co_join(p), nullptr);
   memcoro_co_join(c);
-  EXPECT_EQ(received, iota(20000));
+  EXPECT_EQ(received, iota(5000));
   memcoro_sched_destroy(s);
   memcoro_chan_destroy(ch);
 }
@@ -215,6 +215,58 @@ TEST_P(ChanMode, CloseWakesParkedReceivers) {
     EXPECT_EQ(reinterpret_cast<intptr_t>(memcoro_co_join(co)), MEMCORO_CHAN_CLOSED);
   memcoro_sched_destroy(s);
   memcoro_chan_destroy(ch);
+}
+
+// Two coroutines that keep waking each other through a channel run one after
+// the other from the run-next slot; a third one on the same executor must
+// still get turns while they do.
+TEST(Chan, PingPongDoesNotStarveOtherCoroutines) {
+  memcoro_sched_options o{};
+  o.executors = 1;
+  memcoro_sched *s = memcoro_sched_create(&o);
+  memcoro_chan *ping = memcoro_chan_create(sizeof(int), 1, MEMCORO_CHAN_SPSC);
+  memcoro_chan *pong = memcoro_chan_create(sizeof(int), 1, MEMCORO_CHAN_SPSC);
+  static std::atomic<int> volleys{0};
+  static std::atomic<int> volleys_when_bystander_done{-1};
+  struct Players {
+    memcoro_chan *in, *out;
+    bool serves; // sends first
+  } a{ping, pong, false}, b{pong, ping, true};
+  auto player = [](void *arg) -> void * {
+    auto *p = static_cast<Players *>(arg);
+    int v = 0;
+    for (int i = 0; i < 20000; ++i) {
+      if (p->serves)
+        MEMCORO_CHAN_SEND(p->out, v);
+      MEMCORO_CHAN_RECV(p->in, v);
+      if (!p->serves)
+        MEMCORO_CHAN_SEND(p->out, v);
+      volleys.fetch_add(1, std::memory_order_relaxed);
+    }
+    return nullptr;
+  };
+  // The bystander comes first and waits for the rally to start, so that it
+  // is queued throughout however the threads are scheduled.
+  memcoro_co *bystander = memcoro_co_spawn(
+      s, [](void *) -> void * {
+        while (volleys.load() == 0)
+          memcoro_co_yield();
+        for (int i = 0; i < 10; ++i)
+          memcoro_co_yield();
+        volleys_when_bystander_done.store(volleys.load());
+        return nullptr;
+      },
+      nullptr, nullptr);
+  memcoro_co *pa = memcoro_co_spawn(s, player, &a, nullptr);
+  memcoro_co *pb = memcoro_co_spawn(s, player, &b, nullptr);
+  memcoro_co_join(pa);
+  memcoro_co_join(pb);
+  memcoro_co_join(bystander);
+  EXPECT_GE(volleys_when_bystander_done.load(), 0);
+  EXPECT_LT(volleys_when_bystander_done.load(), 20000) << "the bystander only ran after the rally";
+  memcoro_sched_destroy(s);
+  memcoro_chan_destroy(ping);
+  memcoro_chan_destroy(pong);
 }
 
 TEST(Chan, CreateRejectsBadArguments) {
