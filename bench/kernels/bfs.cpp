@@ -226,7 +226,7 @@ int main(int argc, char **argv) {
   constexpr size_t kRoots = 2;
   // Bytes per vertex: 8 offsets + 2 * 16 * 4 adjacency + 8 parent per root.
   // The graph gets a quarter of --bytes (scale 20 at 1G: 128 MiB of
-  // adjacency): a search examines every edge, ~20 ns each when serial, and a
+  // adjacency): a search examines every edge, 5-20 ns each when serial, and a
   // full run of the suite must stay under 20 minutes.
   const uint64_t per_vertex = 8 + 2 * kEdgeFactor * 4 + 8 * kRoots;
   unsigned scale = 6;
