@@ -39,3 +39,9 @@ test-sanitizers: setup
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-addressundefined $(BUILD)-thread
+
+# Latency sweep of the hand-written AMU kernels over emulated far memory
+# (issue 7): table, plot and emulator cost into bench/results/amu/ (docs/amu.md).
+.PHONY: amu-sweep
+amu-sweep: build
+	@python3 bench/amu/sweep.py --build $(BUILD)

@@ -2,14 +2,110 @@
 //
 // The one place memcoro's passes and analyses meet the pass builder: their
 // pipeline names (for opt -passes=...) and the extension points at which
-// clang runs them.
+// clang runs them:
+//
+//   pipeline start     memcoro-mark       pragma markers -> loop metadata
+//   vectorizer start   memcoro-split      marked loops -> interleaved coroutines
+//   optimizer last     memcoro-finalize   report loops that never got there
 //
 //===----------------------------------------------------------------------===//
+#include "Finalize.h"
+#include "MarkLoops.h"
+#include "RemoteAccesses.h"
+#include "Split.h"
+
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
+using namespace memcoro;
+
+namespace {
+
+/// Debian's LLVM is a release build: it has the LLVM_DEBUG machinery but not
+/// the -debug / -debug-only options that switch it on. Register them when
+/// they are missing, so `-debug-only=memcoro-split` works as in LLVM's docs.
+void ensureDebugOptions() {
+  if (cl::getRegisteredOptions().count("debug-only"))
+    return;
+  static auto *Debug = new cl::opt<bool>(
+      "debug", cl::desc("Enable debug output (memcoro passes)"), cl::Hidden,
+      cl::cb<void, bool>([](bool On) { DebugFlag = On; }));
+  static auto *DebugOnly = new cl::list<std::string>(
+      "debug-only", cl::desc("Enable debug output of the named passes (memcoro passes)"),
+      cl::Hidden, cl::CommaSeparated, cl::cb<void, std::string>([](const std::string &Type) {
+        DebugFlag = true;
+        static std::vector<std::string> Types;
+        Types.push_back(Type);
+        std::vector<const char *> Ptrs;
+        for (const std::string &T : Types)
+          Ptrs.push_back(T.c_str());
+        setCurrentDebugTypes(Ptrs.data(), Ptrs.size());
+      }));
+  (void)Debug;
+  (void)DebugOnly;
+}
+
+/// clang loads the plugin with -fplugin before it parses -mllvm options but
+/// asks for the pass-plugin entry point only later, so register on load.
+const bool DebugOptionsRegistered = (ensureDebugOptions(), true);
+
+void registerPasses(PassBuilder &PB) {
+  // Lets -print-before=memcoro-split and friends name the passes as opt does.
+  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks()) {
+    PIC->addClassToPassName(MarkLoopsPass::name(), "memcoro-mark");
+    PIC->addClassToPassName(SplitPass::name(), "memcoro-split");
+    PIC->addClassToPassName(FinalizePass::name(), "memcoro-finalize");
+  }
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(createModuleToFunctionPassAdaptor(MarkLoopsPass()));
+  });
+  // LLVM 19 runs vectorizer-start callbacks at -O0 too, but an unoptimised
+  // loop (not rotated, values in memory) is no loop to interleave; at -O0
+  // memcoro-finalize tells the user instead.
+  PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
+    if (Level != OptimizationLevel::O0)
+      FPM.addPass(SplitPass());
+  });
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
+    MPM.addPass(FinalizePass(Level));
+  });
+
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "memcoro-mark") {
+          FPM.addPass(MarkLoopsPass());
+          return true;
+        }
+        if (Name == "memcoro-split") {
+          FPM.addPass(SplitPass());
+          return true;
+        }
+        if (Name == "print<memcoro-remote-accesses>") {
+          FPM.addPass(RemoteAccessPrinterPass(errs()));
+          return true;
+        }
+        return false;
+      });
+  PB.registerAnalysisRegistrationCallback([](FunctionAnalysisManager &FAM) {
+    FAM.registerPass([] { return RemoteAccessAnalysis(); });
+  });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "memcoro-finalize") {
+          MPM.addPass(FinalizePass());
+          return true;
+        }
+        return false;
+      });
+}
+
+} // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "memcoro", "0.1", [](PassBuilder &PB) {}};
+  (void)DebugOptionsRegistered;
+  return {LLVM_PLUGIN_API_VERSION, "memcoro", "0.1", registerPasses};
 }

@@ -1,5 +1,6 @@
 # lit configuration for memcoro. Substitutions:
 #   %opt          opt-19 with the memcoro pass plugin loaded (add -passes=...)
+#   %passes-plugin  the pass plugin's path, for clang -fpass-plugin=
 #   %memcoro-cc   the driver (C);  %memcoro-cxx  the driver (C++)
 #   %clang-plain  clang-19 with no memcoro at all
 #   %FileCheck    FileCheck from LLVM 19 (also plain FileCheck/not/count on PATH)
@@ -19,6 +20,7 @@ config.environment["PATH"] = os.pathsep.join(
 pass_plugin = os.path.join(config.memcoro_lib_dir, "MemcoroPasses.so")
 config.substitutions.append(
     ("%opt", f"{config.llvm_tools_dir}/opt -load-pass-plugin={pass_plugin}"))
+config.substitutions.append(("%passes-plugin", pass_plugin))
 config.substitutions.append(("%memcoro-cxx", os.path.join(config.memcoro_bin_dir, "memcoro-c++")))
 config.substitutions.append(("%memcoro-cc", os.path.join(config.memcoro_bin_dir, "memcoro-cc")))
 config.substitutions.append(("%clang-plain", os.path.join(config.llvm_tools_dir, "clang")))

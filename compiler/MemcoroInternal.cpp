@@ -1,0 +1,37 @@
+//===- MemcoroInternal.cpp - helpers shared by memcoro's passes -----------===//
+#include "MemcoroInternal.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+Function *memcoro::getOrInsertRemoteBaseFn(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  auto *Ty = FunctionType::get(Type::getVoidTy(Ctx), {PointerType::get(Ctx, 0)}, false);
+  FunctionCallee Callee = M.getOrInsertFunction(RemoteBaseFn, Ty);
+  auto *F = cast<Function>(Callee.getCallee());
+  F->setDoesNotThrow();
+  F->setWillReturn();
+  F->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+  F->addParamAttr(0, Attribute::NoCapture);
+  F->addParamAttr(0, Attribute::ReadNone);
+  return F;
+}
+
+std::optional<unsigned> memcoro::getMarkedParallelism(const Loop &L) {
+  const MDOperand *Op = findStringMetadataForLoop(&L, ParallelMD).value_or(nullptr);
+  if (!Op)
+    return std::nullopt;
+  return mdconst::extract<ConstantInt>(*Op)->getZExtValue();
+}
+
+SmallVector<CallInst *, 4> memcoro::getRemoteBaseCalls(const Loop &L) {
+  SmallVector<CallInst *, 4> Calls;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (Function *F = CI->getCalledFunction(); F && F->getName() == RemoteBaseFn)
+          Calls.push_back(CI);
+  return Calls;
+}

@@ -1,0 +1,62 @@
+//===- MemcoroInternal.h - what memcoro's passes agree on -------*- C++ -*-===//
+//
+// The names by which the passes hand a marked loop to each other: the marker
+// strings the Clang plugin puts in llvm.annotation calls, the loop metadata
+// memcoro-mark attaches, and the marker call that keeps remote() bases alive
+// through the optimisation pipeline. Private to the compiler plugin.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEMCORO_COMPILER_MEMCOROINTERNAL_H
+#define MEMCORO_COMPILER_MEMCOROINTERNAL_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+
+#include <optional>
+
+namespace llvm {
+class Loop;
+class Module;
+class Function;
+} // namespace llvm
+
+namespace memcoro {
+
+/// Annotation strings the pragma plugin emits (see docs/frontend.md).
+inline constexpr llvm::StringLiteral LoopAnnotation = "memcoro.loop";
+inline constexpr llvm::StringLiteral RemoteAnnotation = "memcoro.remote";
+
+/// Loop metadata: the pragma's parallel(N), 0 when memcoro chooses.
+inline constexpr llvm::StringLiteral ParallelMD = "memcoro.parallel";
+/// Loop metadata: a number unique in the module, to tell at the end of the
+/// pipeline whether every marked loop reached memcoro-split.
+inline constexpr llvm::StringLiteral LoopIdMD = "memcoro.id";
+/// Loop metadata: names listed in remote(), for remarks.
+inline constexpr llvm::StringLiteral RemoteNamesMD = "memcoro.remote.names";
+/// Module metadata: every marked loop, !{i32 id, !DILocation or null}.
+inline constexpr llvm::StringLiteral MarkedLoopsMD = "memcoro.marked";
+/// Module metadata: ids of the marked loops memcoro-split has seen.
+inline constexpr llvm::StringLiteral SeenLoopsMD = "memcoro.seen";
+
+/// `void __memcoro_remote_base(ptr)`: placed in a marked loop's body for each
+/// remote() name. It only touches inaccessible memory and does not capture its
+/// argument, so it costs the optimiser nothing but keeps the base visible.
+inline constexpr llvm::StringLiteral RemoteBaseFn = "__memcoro_remote_base";
+
+/// Remark pass name: what -Rpass=memcoro matches.
+inline constexpr const char *RemarkPass = "memcoro";
+
+/// Returns the marker function, declaring it on first use.
+llvm::Function *getOrInsertRemoteBaseFn(llvm::Module &M);
+
+/// The parallel(N) of a marked loop: std::nullopt if the loop is not marked,
+/// 0 if the pragma left N to memcoro.
+std::optional<unsigned> getMarkedParallelism(const llvm::Loop &L);
+
+/// The marker calls in the loop's blocks, in program order.
+llvm::SmallVector<llvm::CallInst *, 4> getRemoteBaseCalls(const llvm::Loop &L);
+
+} // namespace memcoro
+
+#endif // MEMCORO_COMPILER_MEMCOROINTERNAL_H

@@ -1,0 +1,857 @@
+//===- PragmaPlugin.cpp - the #pragma memcoro front end ---------*- C++ -*-===//
+//
+// A Clang plugin (MemcoroPragma.so) that reads
+//
+//   #pragma memcoro parallel(N) remote(p, q)      or   _Pragma("memcoro ...")
+//   for (HEADER) BODY
+//
+// checks it, and leaves a marker inside the loop that survives to IR, where
+// the memcoro-mark pass turns it into loop metadata:
+//
+//   for (HEADER)
+//     if (((void)__builtin_annotation((unsigned long)(p), "memcoro.remote p"),
+//          (void)__builtin_annotation((unsigned long)(q), "memcoro.remote q"),
+//          (void)__builtin_annotation((int)(N), "memcoro.loop"), 0)) {}
+//     else BODY
+//
+// The `if (...) {} else` goes between the loop head and its body so that the
+// `for` stays the statement after an OpenMP directive and `break`/`continue`
+// stay bound to the loop. Each remote annotation carries the location of its
+// name, the loop annotation that of the pragma; N is `0` when parallel() is
+// absent. With -fplugin-arg-memcoro-disable (what `memcoro-cc -fno-memcoro`
+// passes) every annotation sits inside an unevaluated `sizeof`, so the
+// diagnostics stay the same and no IR is emitted for them.
+//
+// Checked while preprocessing: clause syntax, duplicates, the names in
+// remote() (by lookup in the parser's current scope), the `for`. Checked on
+// the AST, where templates are instantiated: that N is an integer constant
+// expression in 1..1024, and the types of remote() names that were dependent.
+//
+// Run it alone:
+//   clang -fplugin=build/lib/MemcoroPragma.so -Xclang -disable-llvm-passes \
+//         -S -emit-llvm -o - x.c
+//
+//===----------------------------------------------------------------------===//
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Builtins.h"
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Lookup.h"
+#include "clang/Sema/Scope.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <memory>
+#include <optional>
+#include <utility>
+
+using namespace clang;
+
+namespace {
+
+/// The largest parallel(N) accepted: the coroutine slots of one loop are
+/// allocated on the stack, so N bounds the frame the split loop needs.
+constexpr int64_t MaxParallel = 1024;
+
+/// The strings the marking pass looks for in llvm.annotation calls.
+constexpr llvm::StringLiteral LoopMarker = "memcoro.loop";
+constexpr llvm::StringLiteral RemoteMarker = "memcoro.remote";
+
+/// Every diagnostic memcoro's front end can emit, registered once per
+/// compilation. Messages name the construct in the user's words.
+struct MemcoroDiags {
+  unsigned UnknownClause, ExpectedClause, ExpectedLParen, ExpectedRParen,
+      ExpectedExpr, ParallelComma, ExpectedName, ExpectedMember,
+      ExpectedCommaOrRParen, DuplicateClause, DuplicateName, PreviousHere,
+      Undeclared, NotPointer, NotVariable, NotFor, OmpFirst, NotInteger,
+      NotConstant, OutOfRange, InInstantiation, UnknownPluginArg;
+
+  explicit MemcoroDiags(DiagnosticsEngine &D) {
+    using L = DiagnosticsEngine::Level;
+    auto Err = [&]<size_t N>(const char(&Msg)[N]) {
+      return D.getCustomDiagID(L::Error, Msg);
+    };
+    auto Note = [&]<size_t N>(const char(&Msg)[N]) {
+      return D.getCustomDiagID(L::Note, Msg);
+    };
+    UnknownClause = Err("unknown clause '%0' in '#pragma memcoro'; expected "
+                        "'parallel' or 'remote'");
+    ExpectedClause = Err("expected a clause ('parallel' or 'remote') in "
+                         "'#pragma memcoro'");
+    ExpectedLParen = Err("expected '(' after '%0' in '#pragma memcoro'");
+    ExpectedRParen = Err("expected ')' to close '%0(' in '#pragma memcoro'");
+    ExpectedExpr = Err("expected an expression in 'parallel()'");
+    ParallelComma = Err("'parallel()' takes one expression, not a list");
+    ExpectedName = Err("expected the name of a pointer or array in 'remote()'");
+    ExpectedMember = Err("expected a member name after '%0' in 'remote()'");
+    ExpectedCommaOrRParen =
+        Err("expected ',' or ')' after a name in 'remote()'");
+    DuplicateClause = Err("duplicate '%0' clause in '#pragma memcoro'");
+    DuplicateName = Err("'%0' appears twice in 'remote()'");
+    PreviousHere = Note("first given here");
+    Undeclared = Err("use of undeclared identifier '%0' in 'remote()'");
+    NotPointer = Err("'%0' in 'remote()' is not a pointer or array: it has "
+                     "type %1");
+    NotVariable = Err("'%0' in 'remote()' is not a variable; expected a "
+                      "pointer or array");
+    NotFor = Err("'#pragma memcoro' must be followed by a 'for' loop");
+    OmpFirst = Note("put '#pragma memcoro' after the OpenMP directive, right "
+                    "before the 'for'");
+    NotInteger = Err("'parallel()' needs an integer, not an expression of "
+                     "type %0");
+    NotConstant = Err("'parallel()' needs an integer constant expression");
+    OutOfRange = Err("parallel(%0) is out of range: the number of iterations "
+                     "in flight must be in 1..1024");
+    InInstantiation = Note("in instantiation of %0 requested here");
+    UnknownPluginArg = Err("unknown argument '%0' for the memcoro plugin; "
+                           "the only one is 'disable'");
+  }
+};
+
+/// The clauses of one pragma, as tokens to be re-injected.
+struct Clauses {
+  SourceLocation ParallelLoc; ///< invalid when parallel() is absent
+  llvm::SmallVector<Token, 8> ParallelExpr;
+  SourceLocation RemoteLoc; ///< invalid when remote() is absent
+  /// Each a name, or a member path `a.b`, `p->q`, `this->m`, as tokens.
+  llvm::SmallVector<llvm::SmallVector<Token, 1>, 4> RemoteNames;
+  SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
+};
+
+/// What the pragma handler and the AST checker of one compilation share.
+struct FrontendState {
+  explicit FrontendState(DiagnosticsEngine &D) : Diags(D), Ids(D) {}
+  DiagnosticsEngine &Diags;
+  MemcoroDiags Ids;
+  /// Set by memcoro-cc -fno-memcoro: check everything, emit no marker.
+  bool Disabled = false;
+  /// The parser's Sema while it runs; remote() names are looked up in it.
+  Sema *S = nullptr;
+  /// Clauses read by the memcoro handler, waiting for the loop-head handler.
+  llvm::SmallVector<Clauses, 1> Pending;
+  /// Lets the AST checker skip translation units without a pragma.
+  bool SawPragma = false;
+  /// Where the `0` that stands for an absent parallel() was placed; the AST
+  /// checker accepts exactly these zeros.
+  llvm::DenseSet<SourceLocation> AbsentParallel;
+  /// What the AST checker already reported (location/diagnostic/arguments).
+  llvm::StringSet<> Reported;
+
+  DiagnosticBuilder report(SourceLocation Loc, unsigned Id) {
+    return Diags.Report(Loc, Id);
+  }
+};
+
+/// The state of each compilation the plugin action runs in, by its
+/// preprocessor. The pragma handlers are created by clang for every
+/// preprocessor (PragmaHandlerRegistry), also for -E, where no action runs.
+llvm::DenseMap<const Preprocessor *, FrontendState *> &activeStates() {
+  static llvm::DenseMap<const Preprocessor *, FrontendState *> States;
+  return States;
+}
+
+FrontendState *stateFor(const Preprocessor &PP) {
+  return activeStates().lookup(&PP);
+}
+
+/// The memcoro handler while -E hands a pragma to clang's printer.
+PragmaHandler *&parkedHandler() {
+  static PragmaHandler *Parked = nullptr;
+  return Parked;
+}
+
+/// A keyword or punctuator is read by its kind: a bare token placed at the
+/// location the marker stands for is enough.
+Token bareToken(tok::TokenKind K, SourceLocation Loc) {
+  Token T;
+  T.startToken();
+  T.setKind(K);
+  T.setLocation(Loc);
+  return T;
+}
+
+/// A literal needs real spelling, which the parser reads back: it gets its
+/// own scratch location, expanded at Loc.
+Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
+              SourceLocation Loc) {
+  Token T;
+  T.startToken();
+  T.setKind(K);
+  PP.CreateString(Spelling, T, Loc, Loc);
+  return T;
+}
+
+/// A remote() path as written, for diagnostics: `t.entries`, `this->rows`.
+std::string spell(llvm::ArrayRef<Token> Path) {
+  std::string Text;
+  for (const Token &T : Path)
+    Text += T.is(tok::period)    ? "."
+            : T.is(tok::arrow)   ? "->"
+            : T.is(tok::kw_this) ? "this"
+                                 : T.getIdentifierInfo()->getName().str();
+  return Text;
+}
+
+/// Reads `#pragma memcoro CLAUSES` up to the end of the directive, and
+/// hands the loop that follows to LoopHeadHandler through an internal
+/// `_Pragma("__memcoro_loop")`. Reading past the end of the directive right
+/// here would run the file's lexer to the next tokens while that lexer is
+/// still in the middle of the directive; at the end of a file it is then
+/// destroyed under its own feet. The re-entered _Pragma runs after the
+/// directive is done, from a token stream, where lexing on is safe.
+class MemcoroPragmaHandler : public PragmaHandler {
+public:
+  MemcoroPragmaHandler() : PragmaHandler("memcoro") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    State = stateFor(PP);
+    if (!State) {
+      if (PP.isPreprocessedOutput())
+        printExpanded(PP);
+      else
+        discardDirective(PP);
+      return;
+    }
+    State->SawPragma = true;
+    Clauses C;
+    C.PragmaLoc = Introducer.Loc;
+    Token Tok;
+    PP.Lex(Tok);
+    if (!parseClauses(PP, Tok, C)) {
+      while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof))
+        PP.Lex(Tok);
+      return;
+    }
+    State->Pending.push_back(std::move(C));
+    quietOldStyleCasts(PP, Introducer.Loc, Tok.getLocation());
+    auto Toks = std::make_unique<Token[]>(4);
+    Toks[0] = bareToken(tok::identifier, Introducer.Loc);
+    Toks[0].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
+    Toks[1] = bareToken(tok::l_paren, Introducer.Loc);
+    Toks[2] =
+        literal(PP, "\"__memcoro_loop\"", tok::string_literal, Introducer.Loc);
+    Toks[3] = bareToken(tok::r_paren, Introducer.Loc);
+    PP.EnterTokenStream(std::move(Toks), 4, /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
+  }
+
+private:
+  FrontendState *State = nullptr;
+
+  DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
+    return State->report(Loc, Id);
+  }
+
+  static void discardDirective(Preprocessor &PP) {
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+  }
+
+  /// -E: the output must keep the pragma, with its macros expanded (the
+  /// #defines are gone from the output, and -save-temps or distcc compile
+  /// it later). Clang's printer writes unknown pragmas as they stand, so
+  /// this handler steps aside and re-enters the expanded text as
+  /// `_Pragma("memcoro ...")` for the printer, then
+  /// `_Pragma("__memcoro_restore")`, which puts the handler back.
+  void printExpanded(Preprocessor &PP) {
+    std::string Text = "memcoro";
+    Token Tok;
+    bool First = true;
+    for (PP.Lex(Tok); Tok.isNot(tok::eod) && Tok.isNot(tok::eof); PP.Lex(Tok)) {
+      Text += First || Tok.hasLeadingSpace() ? " " : "";
+      Text += PP.getSpelling(Tok);
+      First = false;
+    }
+    std::string Quoted = "\"";
+    for (char Ch : Text) {
+      if (Ch == '"' || Ch == '\\')
+        Quoted += '\\';
+      Quoted += Ch;
+    }
+    Quoted += '"';
+    SourceLocation Loc = Tok.getLocation();
+    auto Toks = std::make_unique<Token[]>(8);
+    unsigned N = 0;
+    for (StringRef Str :
+         {StringRef(Quoted), StringRef("\"__memcoro_restore\"")}) {
+      Toks[N] = bareToken(tok::identifier, Loc);
+      Toks[N++].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
+      Toks[N++] = bareToken(tok::l_paren, Loc);
+      Toks[N++] = literal(PP, Str, tok::string_literal, Loc);
+      Toks[N++] = bareToken(tok::r_paren, Loc);
+    }
+    PP.RemovePragmaHandler(this);
+    parkedHandler() = this;
+    PP.EnterTokenStream(std::move(Toks), N, /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
+  }
+
+  /// The marker's C-style casts all sit at locations within the pragma (or
+  /// within the macro invocation that produced a _Pragma); a C++ user with
+  /// -Wold-style-cast should not hear about them. The same as
+  /// `#pragma clang diagnostic push/ignored/pop` around that text.
+  static void quietOldStyleCasts(Preprocessor &PP, SourceLocation PragmaLoc,
+                                 SourceLocation EodLoc) {
+    if (!PP.getLangOpts().CPlusPlus)
+      return;
+    SourceManager &SM = PP.getSourceManager();
+    SourceLocation Begin = SM.getExpansionRange(PragmaLoc).getBegin();
+    SourceLocation End = Lexer::getLocForEndOfToken(
+        SM.getExpansionRange(EodLoc).getEnd(), 0, SM, PP.getLangOpts());
+    if (Begin.isInvalid() || End.isInvalid() ||
+        SM.getFileID(Begin) != SM.getFileID(End))
+      return;
+    DiagnosticsEngine &D = PP.getDiagnostics();
+    D.pushMappings(Begin);
+    D.setSeverity(diag::warn_old_style_cast, diag::Severity::Ignored, Begin);
+    D.popMappings(End);
+  }
+
+  /// Parses `clause clause ...` up to the end of the directive, leaving Tok
+  /// at eod. Returns false after a diagnostic.
+  bool parseClauses(Preprocessor &PP, Token &Tok, Clauses &C) {
+    while (Tok.isNot(tok::eod)) {
+      if (Tok.isNot(tok::identifier)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedClause);
+        return false;
+      }
+      StringRef Name = Tok.getIdentifierInfo()->getName();
+      SourceLocation NameLoc = Tok.getLocation();
+      bool IsParallel = Name == "parallel";
+      if (!IsParallel && Name != "remote") {
+        diag(NameLoc, State->Ids.UnknownClause) << Name;
+        return false;
+      }
+      SourceLocation &Seen = IsParallel ? C.ParallelLoc : C.RemoteLoc;
+      if (Seen.isValid()) {
+        diag(NameLoc, State->Ids.DuplicateClause) << Name;
+        diag(Seen, State->Ids.PreviousHere);
+        return false;
+      }
+      Seen = NameLoc;
+      PP.Lex(Tok);
+      if (Tok.isNot(tok::l_paren)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedLParen) << Name;
+        return false;
+      }
+      bool Ok =
+          IsParallel ? parseParallel(PP, Tok, C) : parseRemote(PP, Tok, C);
+      if (!Ok)
+        return false;
+      PP.Lex(Tok);
+      // OpenMP habits: a comma between clauses is allowed.
+      if (Tok.is(tok::comma))
+        PP.Lex(Tok);
+    }
+    return true;
+  }
+
+  /// Collects the tokens between the parentheses of parallel(...), leaving
+  /// Tok at the closing one.
+  bool parseParallel(Preprocessor &PP, Token &Tok, Clauses &C) {
+    unsigned Depth = 0;
+    for (PP.Lex(Tok); !(Depth == 0 && Tok.is(tok::r_paren)); PP.Lex(Tok)) {
+      if (Tok.is(tok::eod)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedRParen) << "parallel";
+        return false;
+      }
+      if (Depth == 0 && Tok.is(tok::comma)) {
+        diag(Tok.getLocation(), State->Ids.ParallelComma);
+        return false;
+      }
+      if (Tok.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
+        ++Depth;
+      else if (Tok.isOneOf(tok::r_paren, tok::r_square, tok::r_brace) && Depth)
+        --Depth;
+      C.ParallelExpr.push_back(Tok);
+    }
+    if (C.ParallelExpr.empty()) {
+      diag(Tok.getLocation(), State->Ids.ExpectedExpr);
+      return false;
+    }
+    return true;
+  }
+
+  /// Parses `path (, path)*` of remote(...), leaving Tok at the `)`; a path
+  /// is a name followed by any number of `.member` or `->member`.
+  bool parseRemote(Preprocessor &PP, Token &Tok, Clauses &C) {
+    while (true) {
+      PP.Lex(Tok);
+      if (!Tok.isOneOf(tok::identifier, tok::kw_this)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedName);
+        return false;
+      }
+      llvm::SmallVector<Token, 1> Path{Tok};
+      for (PP.Lex(Tok); Tok.isOneOf(tok::period, tok::arrow); PP.Lex(Tok)) {
+        Path.push_back(Tok);
+        PP.Lex(Tok);
+        if (Tok.isNot(tok::identifier)) {
+          diag(Tok.getLocation(), State->Ids.ExpectedMember) << spell(Path);
+          return false;
+        }
+        Path.push_back(Tok);
+      }
+      for (const auto &Prev : C.RemoteNames)
+        if (spell(Prev) == spell(Path)) {
+          diag(Path.front().getLocation(), State->Ids.DuplicateName)
+              << spell(Path);
+          diag(Prev.front().getLocation(), State->Ids.PreviousHere);
+          return false;
+        }
+      C.RemoteNames.push_back(std::move(Path));
+      if (Tok.is(tok::r_paren))
+        return true;
+      if (Tok.isNot(tok::comma)) {
+        diag(Tok.getLocation(), State->Ids.ExpectedCommaOrRParen);
+        return false;
+      }
+    }
+  }
+};
+
+/// Runs on the internal `_Pragma("__memcoro_loop")` that MemcoroPragmaHandler
+/// leaves behind: lexes the `for ( ... )` that follows, checks the remote()
+/// names in the parser's scope, and re-injects the head with the marker.
+class LoopHeadHandler : public PragmaHandler {
+public:
+  LoopHeadHandler() : PragmaHandler("__memcoro_loop") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    State = stateFor(PP);
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+    // Only ever entered by MemcoroPragmaHandler, with the location of its
+    // pragma; anything else is ignored.
+    if (!State)
+      return;
+    auto It = llvm::find_if(State->Pending, [&](const Clauses &P) {
+      return P.PragmaLoc == Introducer.Loc;
+    });
+    if (It == State->Pending.end())
+      return;
+    Clauses C = std::move(*It);
+    State->Pending.erase(It);
+    llvm::SmallVector<Token, 32> Head;
+    if (!lexLoopHead(PP, C.PragmaLoc, Head))
+      return;
+    if (checkRemoteNames(C, Head))
+      appendMarker(PP, C.PragmaLoc, C, Head);
+    auto Toks = std::make_unique<Token[]>(Head.size());
+    std::copy(Head.begin(), Head.end(), Toks.get());
+    // The head's tokens are already macro-expanded, and the marker's must
+    // not be expanded at all.
+    PP.EnterTokenStream(std::move(Toks), Head.size(),
+                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+  }
+
+private:
+  FrontendState *State = nullptr;
+
+  DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
+    return State->report(Loc, Id);
+  }
+
+  /// Lexes `for ( ... )` into Head. Returns false, with every lexed token
+  /// handed back to the parser, when the pragma is not followed by one.
+  bool lexLoopHead(Preprocessor &PP, SourceLocation PragmaLoc,
+                   llvm::SmallVectorImpl<Token> &Head) {
+    Token Tok;
+    PP.Lex(Tok);
+    if (Tok.isNot(tok::kw_for)) {
+      diag(Tok.is(tok::eof) ? PragmaLoc : Tok.getLocation(), State->Ids.NotFor);
+      if (Tok.is(tok::annot_pragma_openmp))
+        diag(Tok.getLocation(), State->Ids.OmpFirst);
+      PP.EnterToken(Tok, /*IsReinject=*/true);
+      return false;
+    }
+    Head.push_back(Tok);
+    PP.Lex(Tok);
+    Head.push_back(Tok);
+    // Anything but a complete `for (...)` is the parser's to diagnose, as
+    // written.
+    if (Tok.isNot(tok::l_paren))
+      return reinject(PP, Head);
+    for (unsigned Depth = 1; Depth != 0 && Tok.isNot(tok::eof);) {
+      PP.Lex(Tok);
+      Head.push_back(Tok);
+      if (Tok.is(tok::l_paren))
+        ++Depth;
+      else if (Tok.is(tok::r_paren))
+        --Depth;
+    }
+    if (Tok.is(tok::eof))
+      return reinject(PP, Head);
+    return true;
+  }
+
+  bool reinject(Preprocessor &PP, llvm::ArrayRef<Token> Toks) {
+    auto Copy = std::make_unique<Token[]>(Toks.size());
+    std::copy(Toks.begin(), Toks.end(), Copy.get());
+    PP.EnterTokenStream(std::move(Copy), Toks.size(),
+                        /*DisableMacroExpansion=*/true, /*IsReinject=*/true);
+    return false;
+  }
+
+  /// Checks each remote() name against the parser's current scope. A name
+  /// first declared in the loop head is only in scope inside the loop, and a
+  /// dependent type is only known at instantiation: both are left to the AST
+  /// checker, as is everything in a body lexed ahead of parsing.
+  bool checkRemoteNames(const Clauses &C, llvm::ArrayRef<Token> Head) {
+    Sema *S = State->S;
+    if (!S || !inFunctionBody(S->getCurScope()))
+      return true;
+    bool Ok = true;
+    for (const auto &Path : C.RemoteNames) {
+      // `this->m` is left to the AST checker.
+      const Token &Name = Path.front();
+      if (Name.is(tok::kw_this))
+        continue;
+      IdentifierInfo *II = Name.getIdentifierInfo();
+      LookupResult R(*S, DeclarationNameInfo(II, Name.getLocation()),
+                     Sema::LookupOrdinaryName);
+      R.suppressDiagnostics();
+      S->LookupName(R, S->getCurScope());
+      if (R.empty()) {
+        bool InHead = llvm::any_of(
+            Head, [&](const Token &T) { return T.getIdentifierInfo() == II; });
+        if (!InHead) {
+          diag(Name.getLocation(), State->Ids.Undeclared) << II->getName();
+          Ok = false;
+        }
+        continue;
+      }
+      auto *VD =
+          R.isSingleResult()
+              ? dyn_cast<ValueDecl>(R.getFoundDecl()->getUnderlyingDecl())
+              : nullptr;
+      if (!VD || isa<FunctionDecl>(VD)) {
+        diag(Name.getLocation(), State->Ids.NotVariable) << II->getName();
+        Ok = false;
+        continue;
+      }
+      // The type of a member path is the AST checker's to judge.
+      QualType T = VD->getType().getNonReferenceType();
+      if (Path.size() == 1 && !T->isDependentType() && !T->isPointerType() &&
+          !T->isArrayType()) {
+        diag(Name.getLocation(), State->Ids.NotPointer)
+            << II->getName()
+            << ("'" + T.getAsString(S->getASTContext().getPrintingPolicy()) +
+                "'");
+        Ok = false;
+      }
+    }
+    return Ok;
+  }
+
+  /// The bodies of member functions defined in their class are lexed (and
+  /// so this handler runs) while the class is parsed, but parsed only after
+  /// it: then the scope is the class, and a parameter is not yet visible.
+  static bool inFunctionBody(Scope *Sc) {
+    for (; Sc; Sc = Sc->getParent()) {
+      if (Sc->isClassScope())
+        return false;
+      if (Sc->isFunctionScope())
+        return true;
+    }
+    return false;
+  }
+
+  /// Appends `if (((void)__builtin_annotation(...), ..., 0)) {} else` to the
+  /// loop head (see the banner for the exact shape).
+  void appendMarker(Preprocessor &PP, SourceLocation PragmaLoc,
+                    const Clauses &C, llvm::SmallVectorImpl<Token> &Out) {
+    auto Punct = [&](tok::TokenKind K, SourceLocation Loc) {
+      Out.push_back(bareToken(K, Loc));
+    };
+    auto Word = [&](StringRef Spelling, SourceLocation Loc) {
+      IdentifierInfo *II = PP.getIdentifierInfo(Spelling);
+      Punct(II->getTokenID(), Loc);
+      Out.back().setIdentifierInfo(II);
+    };
+    // (void)__builtin_annotation((TYPE)(VALUE), "MARKER"), -- wrapped in
+    // sizeof when memcoro is disabled, so that it is checked but not emitted.
+    auto Annotation = [&](llvm::ArrayRef<StringRef> Type,
+                          llvm::ArrayRef<Token> Value, StringRef Marker,
+                          SourceLocation Loc) {
+      Punct(tok::l_paren, Loc);
+      Word("void", Loc);
+      Punct(tok::r_paren, Loc);
+      if (State->Disabled) {
+        Word("sizeof", Loc);
+        Punct(tok::l_paren, Loc);
+      }
+      Word("__builtin_annotation", Loc);
+      Punct(tok::l_paren, Loc);
+      Punct(tok::l_paren, Loc);
+      for (StringRef W : Type)
+        Word(W, Loc);
+      Punct(tok::r_paren, Loc);
+      Punct(tok::l_paren, Loc);
+      Out.append(Value.begin(), Value.end());
+      Punct(tok::r_paren, Loc);
+      Punct(tok::comma, Loc);
+      Out.push_back(
+          literal(PP, ("\"" + Marker + "\"").str(), tok::string_literal, Loc));
+      Punct(tok::r_paren, Loc);
+      if (State->Disabled)
+        Punct(tok::r_paren, Loc);
+      Punct(tok::comma, Loc);
+    };
+
+    Word("if", PragmaLoc);
+    Punct(tok::l_paren, PragmaLoc);
+    Punct(tok::l_paren, PragmaLoc);
+    // The marker string carries the name as written, so that remarks can say
+    // remote(entries, buckets): IR keeps no source names.
+    for (const auto &Path : C.RemoteNames) {
+      std::string Named = RemoteMarker.str() + " ";
+      for (const Token &T : Path)
+        Named += PP.getSpelling(T);
+      Annotation({"unsigned", "long"}, Path, Named, Path.front().getLocation());
+    }
+    if (C.ParallelLoc.isValid()) {
+      Annotation({"int"}, C.ParallelExpr, LoopMarker, PragmaLoc);
+    } else {
+      Token Zero = literal(PP, "0", tok::numeric_constant, PragmaLoc);
+      State->AbsentParallel.insert(Zero.getLocation());
+      Annotation({"int"}, Zero, LoopMarker, PragmaLoc);
+    }
+    Out.push_back(literal(PP, "0", tok::numeric_constant, PragmaLoc));
+    Punct(tok::r_paren, PragmaLoc);
+    Punct(tok::r_paren, PragmaLoc);
+    Punct(tok::l_brace, PragmaLoc);
+    Punct(tok::r_brace, PragmaLoc);
+    Word("else", PragmaLoc);
+  }
+};
+
+/// The end of MemcoroPragmaHandler::printExpanded: puts it back in place.
+class RestoreHandler : public PragmaHandler {
+public:
+  RestoreHandler() : PragmaHandler("__memcoro_restore") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+    if (PragmaHandler *Parked = std::exchange(parkedHandler(), nullptr))
+      PP.AddPragmaHandler(Parked);
+  }
+};
+
+/// Checks on the AST what the preprocessor could not: the value of N, and
+/// the types of remote() names that were dependent, declared in the loop
+/// head or lexed ahead of parsing. Runs on each top-level declaration before
+/// codegen sees it (template instantiations arrive as top-level declarations
+/// of their own), because a valid N is also folded in place: a call to a
+/// constexpr function would otherwise reach IR as a call, and the marking
+/// pass needs a constant.
+class MarkerChecker : public RecursiveASTVisitor<MarkerChecker> {
+public:
+  MarkerChecker(ASTContext &Ctx, FrontendState &State)
+      : Ctx(Ctx), State(State) {}
+
+  bool TraverseDecl(Decl *D) {
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD)
+      Functions.push_back(FD);
+    bool Continue = RecursiveASTVisitor::TraverseDecl(D);
+    if (FD)
+      Functions.pop_back();
+    return Continue;
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    if (CE->getBuiltinCallee() != Builtin::BI__builtin_annotation ||
+        CE->getNumArgs() != 2 || CE->isInstantiationDependent())
+      return true;
+    auto *Marker =
+        dyn_cast<StringLiteral>(CE->getArg(1)->IgnoreParenImpCasts());
+    auto *Cast = dyn_cast<CStyleCastExpr>(CE->getArg(0)->IgnoreParens());
+    if (!Marker || !Cast || !Marker->isOrdinary())
+      return true;
+    auto *Parens = dyn_cast<ParenExpr>(Cast->getSubExprAsWritten());
+    if (!Parens)
+      return true;
+    if (Marker->getString() == LoopMarker)
+      checkParallel(Cast, Parens->getSubExpr());
+    else if (Marker->getString().starts_with((RemoteMarker + " ").str()))
+      checkRemote(Parens->getSubExpr());
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  FrontendState &State;
+  llvm::SmallVector<FunctionDecl *, 4> Functions;
+
+  void checkParallel(CStyleCastExpr *Cast, Expr *N) {
+    // The operand of `(int)`, after lvalue conversion: what codegen reads.
+    Expr *Operand = Cast->getSubExpr();
+    if (isa<ConstantExpr>(Operand) ||
+        State.AbsentParallel.contains(N->getBeginLoc()))
+      return;
+    if (!N->getType()->isIntegralOrEnumerationType()) {
+      error(N->getBeginLoc(), State.Ids.NotInteger, N->getSourceRange(),
+            {quoted(N->getType())});
+      return;
+    }
+    std::optional<llvm::APSInt> V = N->getIntegerConstantExpr(Ctx);
+    if (!V) {
+      error(N->getBeginLoc(), State.Ids.NotConstant, N->getSourceRange(), {});
+      return;
+    }
+    if (*V < 1 || *V > MaxParallel) {
+      error(N->getBeginLoc(), State.Ids.OutOfRange, N->getSourceRange(),
+            {toString(*V, 10)});
+      return;
+    }
+    if (!Operand->isPRValue())
+      return;
+    if (std::optional<llvm::APSInt> Folded =
+            Operand->getIntegerConstantExpr(Ctx))
+      Cast->setSubExpr(ConstantExpr::Create(Ctx, Operand, APValue(*Folded)));
+  }
+
+  void checkRemote(const Expr *Name) {
+    const Expr *E = Name->IgnoreParenImpCasts();
+    QualType T = E->getType();
+    if (T->isPointerType() || T->isArrayType())
+      return;
+    error(E->getBeginLoc(), State.Ids.NotPointer, E->getSourceRange(),
+          {asWritten(Name), quoted(T)});
+  }
+
+  /// The remote() path as the user wrote it, for the message.
+  std::string asWritten(const Expr *E) const {
+    StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(E->getSourceRange()),
+        Ctx.getSourceManager(), Ctx.getLangOpts());
+    if (!Text.empty())
+      return Text.str();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      return DRE->getDecl()->getNameAsString();
+    if (auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()))
+      return ME->getMemberDecl()->getNameAsString();
+    return "?";
+  }
+
+  std::string quoted(QualType T) const {
+    return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "'";
+  }
+
+  /// Reports an error once per location and message (a non-dependent marker
+  /// in a template is seen again in each instantiation), followed, inside an
+  /// instantiation, by a note naming it as Clang does for its own errors.
+  void error(SourceLocation Loc, unsigned Id, SourceRange Range,
+             llvm::ArrayRef<std::string> Args) {
+    std::string Key =
+        std::to_string(Loc.getRawEncoding()) + "/" + std::to_string(Id);
+    for (const std::string &A : Args)
+      Key += "/" + A;
+    if (!State.Reported.insert(Key).second)
+      return;
+    {
+      DiagnosticBuilder DB = State.Diags.Report(Loc, Id);
+      for (const std::string &A : Args)
+        DB << A;
+      DB << Range;
+    }
+    for (auto It = Functions.rbegin(); It != Functions.rend(); ++It) {
+      FunctionDecl *FD = *It;
+      if (!FD->isTemplateInstantiation())
+        continue;
+      std::string Name;
+      llvm::raw_string_ostream OS(Name);
+      FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+      State.Diags.Report(FD->getPointOfInstantiation(),
+                         State.Ids.InInstantiation)
+          << ("'" + OS.str() + "'");
+      return;
+    }
+  }
+};
+
+class MemcoroConsumer : public SemaConsumer {
+public:
+  MemcoroConsumer(const Preprocessor &PP, std::unique_ptr<FrontendState> S)
+      : PP(PP), State(std::move(S)) {
+    activeStates()[&PP] = State.get();
+  }
+  ~MemcoroConsumer() override { activeStates().erase(&PP); }
+
+  void InitializeSema(Sema &S) override { State->S = &S; }
+  void ForgetSema() override { State->S = nullptr; }
+
+  bool HandleTopLevelDecl(DeclGroupRef Decls) override {
+    if (!State->SawPragma)
+      return true;
+    for (Decl *D : Decls)
+      MarkerChecker(D->getASTContext(), *State).TraverseDecl(D);
+    return true;
+  }
+
+private:
+  const Preprocessor &PP;
+  std::unique_ptr<FrontendState> State;
+};
+
+/// Runs before the main action (codegen, -fsyntax-only, ...); not for -E,
+/// where the pragma handler only prints the pragma.
+class MemcoroAction : public PluginASTAction {
+public:
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    for (const std::string &Arg : Args) {
+      if (Arg == "disable") {
+        Disabled = true;
+        continue;
+      }
+      D.Report(MemcoroDiags(D).UnknownPluginArg) << Arg;
+      return false;
+    }
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    auto State = std::make_unique<FrontendState>(CI.getDiagnostics());
+    State->Disabled = Disabled;
+    return std::make_unique<MemcoroConsumer>(CI.getPreprocessor(),
+                                             std::move(State));
+  }
+
+private:
+  bool Disabled = false;
+};
+
+} // namespace
+
+static FrontendPluginRegistry::Add<MemcoroAction>
+    RegisterMemcoro("memcoro", "#pragma memcoro: check it and mark the loop");
+static PragmaHandlerRegistry::Add<MemcoroPragmaHandler>
+    RegisterPragma("memcoro", "#pragma memcoro");
+static PragmaHandlerRegistry::Add<LoopHeadHandler>
+    RegisterLoopHead("__memcoro_loop", "memcoro internal: the marked loop");
+static PragmaHandlerRegistry::Add<RestoreHandler>
+    RegisterRestore("__memcoro_restore", "memcoro internal: after -E");

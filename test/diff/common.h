@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Shared by the differential test programs: deterministic data, the trip count
+ * from the command line, and a checksum printer. Each program prints the same
+ * lines whether its marked loop was interleaved or not. */
+#ifndef MEMCORO_TEST_DIFF_COMMON_H
+#define MEMCORO_TEST_DIFF_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef N
+#define N 4
+#endif
+
+static uint64_t diff_state = 0x9E3779B97F4A7C15ull;
+static inline uint64_t diff_rand(void) {
+  diff_state ^= diff_state << 13;
+  diff_state ^= diff_state >> 7;
+  diff_state ^= diff_state << 17;
+  return diff_state;
+}
+
+static inline int diff_trips(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s TRIP_COUNT\n", argv[0]);
+    exit(2);
+  }
+  return atoi(argv[1]);
+}
+
+static inline void *diff_alloc(size_t bytes) {
+  void *p = calloc(bytes ? bytes : 1, 1);
+  if (!p) {
+    perror("calloc");
+    exit(1);
+  }
+  return p;
+}
+
+static inline uint64_t diff_hash_u64(const uint64_t *v, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ v[i]) * 1099511628211ull;
+  return h;
+}
+
+static inline uint64_t diff_hash_i32(const int32_t *v, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ (uint32_t)v[i]) * 1099511628211ull;
+  return h;
+}
+
+#endif

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Differential test: one program built with memcoro and with -fno-memcoro, for
+several parallelisms N, run for trip counts around N; outputs must be identical.
+
+A program's first lines may say `// expect: serial` (the marked loop must be
+left serial) or `// flags: ...` (extra compiler flags). Otherwise the memcoro
+build must report that it transformed every marked loop, so that a test never
+passes by comparing the serial loop with itself."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+PARALLELISMS = [1, 2, 3, 7, 16, 64]
+
+
+def trip_counts(n):
+    return sorted({0, 1, max(n - 1, 0), n, n + 1, 1001})
+
+
+def header(path, key):
+    with open(path) as f:
+        for line in f.readlines()[:3]:
+            m = re.match(r"//\s*%s:\s*(.*)" % key, line)
+            if m:
+                return m.group(1).strip()
+    return None
+
+
+def compile_program(driver, src, out, n, memcoro):
+    flags = (header(src, "flags") or "").split()
+    cmd = [driver, "-O2", f"-DN={n}", "-Rpass=memcoro", "-Rpass-missed=memcoro",
+           f"-I{os.path.dirname(src)}", *flags, src, "-o", out]
+    if not memcoro:
+        cmd.insert(1, "-fno-memcoro")
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(f"FAIL: compiling {os.path.basename(src)} (N={n}):\n{' '.join(cmd)}\n{res.stderr}")
+    return res.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--bin", required=True, help="directory holding memcoro-cc and memcoro-c++")
+    ap.add_argument("program")
+    args = ap.parse_args()
+    src = os.path.abspath(args.program)
+    name = os.path.basename(src)
+    driver = os.path.join(args.bin, "memcoro-c++" if src.endswith(".cpp") else "memcoro-cc")
+    expect_serial = header(src, "expect") == "serial"
+    compared = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in PARALLELISMS:
+            serial, coro = os.path.join(tmp, f"serial{n}"), os.path.join(tmp, f"memcoro{n}")
+            compile_program(driver, src, serial, n, memcoro=False)
+            remarks = compile_program(driver, src, coro, n, memcoro=True)
+            transformed = "turned into" in remarks
+            left_serial = "left serial" in remarks
+            if expect_serial and (transformed or not left_serial):
+                sys.exit(f"FAIL: {name} (N={n}) should be left serial with a remark:\n{remarks}")
+            if not expect_serial and (not transformed or left_serial):
+                sys.exit(f"FAIL: {name} (N={n}) was not transformed:\n{remarks}")
+            for trips in trip_counts(n):
+                outs = [subprocess.run([exe, str(trips)], capture_output=True, text=True, timeout=60)
+                        for exe in (serial, coro)]
+                for o in outs:
+                    if o.returncode != 0:
+                        sys.exit(f"FAIL: {name} (N={n}, trips={trips}) exited {o.returncode}:\n{o.stderr}")
+                if outs[0].stdout != outs[1].stdout:
+                    sys.exit(f"FAIL: {name} (N={n}, trips={trips}): serial printed {outs[0].stdout!r}, "
+                             f"memcoro printed {outs[1].stdout!r}")
+                compared += 1
+    print(f"PASS: {name}: {compared} runs identical to the serial loop "
+          f"(N in {PARALLELISMS}, {'left serial' if expect_serial else 'transformed'})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,9 @@
+// A driver without its plugins beside it (build not done, or copied away) says what is missing instead of letting clang fail obscurely.
+// RUN: rm -rf %t && mkdir -p %t/bin
+// RUN: cp %memcoro-cc %t/bin/memcoro-cc
+// RUN: not %t/bin/memcoro-cc -c %s -o %t/x.o 2>&1 | %FileCheck %s
+// CHECK: memcoro-cc: error: MemcoroPragma.so not found in the lib directory beside memcoro-cc; build memcoro first (make build)
+// RUN: mkdir -p %t/lib
+// RUN: not %t/bin/memcoro-cc -c %s -o %t/x.o 2>&1 | %FileCheck %s --check-prefix=EMPTY
+// EMPTY: memcoro-cc: error: MemcoroPragma.so not found in {{.*}}/lib; build memcoro first (make build)
+int x;
