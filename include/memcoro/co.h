@@ -75,10 +75,6 @@ memcoro_co *memcoro_co_self(void);
 /* A number unique among this process's coroutines, starting at 1. */
 uint64_t memcoro_co_id(const memcoro_co *co);
 
-/* Context switches this thread's executor has performed (each resume and each
- * suspend counts once); 0 on a plain thread. For benchmarks. */
-uint64_t memcoro_co_switches(void);
-
 /*
  * The wait/wake primitive that channels (and later the compiler's dynamic
  * scheduler) are built on: CoroAMU's await/asignal in software.

@@ -427,7 +427,6 @@ static void finish(struct memcoro_exec *e, memcoro_co *co) {
 
 static void run(struct memcoro_exec *e, memcoro_co *co) {
   e->current = co;
-  e->switches += 2;
   switch_stacks(&e->sched_sp, co->sp, &e->asan_fake_stack, stack_bottom(co), stack_usable(co),
                 co->tsan_fiber);
   e->current = NULL;
@@ -566,12 +565,14 @@ void memcoro_sched_destroy(memcoro_sched *s) {
     long waited = (long)(now.tv_sec - start.tv_sec);
     /* A coroutine parked on a channel that nobody will close makes this
      * wait forever; say so rather than hang silently. */
-    if (waited >= reported + DESTROY_REPORT_SECONDS && atomic_load(&s->live) != 0) {
+    /* relaxed: only a progress message. */
+    uint32_t left = atomic_load_explicit(&s->live, memory_order_relaxed);
+    if (waited >= reported + DESTROY_REPORT_SECONDS && left != 0) {
       reported = waited;
       fprintf(stderr,
               "memcoro_sched_destroy: still waiting after %ld s for %u coroutines to finish "
               "(parked on a channel or waiter that nobody will signal?)\n",
-              waited, (unsigned)atomic_load(&s->live));
+              waited, (unsigned)left);
     }
   }
   stop_executors(s, s->executor_count);
@@ -689,11 +690,6 @@ memcoro_co *memcoro_co_self(void) {
 }
 
 uint64_t memcoro_co_id(const memcoro_co *co) { return co->id; }
-
-uint64_t memcoro_co_switches(void) {
-  struct memcoro_exec *e = memcoro_tls_exec;
-  return e ? e->switches : 0;
-}
 
 /* ---- public: waiter ----------------------------------------------------- */
 
