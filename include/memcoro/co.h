@@ -29,7 +29,8 @@ typedef void *(*memcoro_co_fn)(void *arg);
 
 typedef struct memcoro_sched_options {
   unsigned executors; /* worker threads; 0 means one per online CPU */
-  bool pin;           /* pin executor i to CPU i mod the number of CPUs */
+  bool pin;           /* pin executor i to the i-th CPU (mod their number) of
+                         those the process may run on */
   size_t stack_size;  /* usable bytes per coroutine stack; 0 means 64 KiB */
 } memcoro_sched_options;
 

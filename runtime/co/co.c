@@ -486,6 +486,20 @@ static void *executor_main(void *arg) {
 
 /* ---- public: scheduler ---------------------------------------------------- */
 
+/* The CPU executor n is pinned to: the n-th (modulo) of those this process
+ * may run on (a container or taskset may allow fewer than are online), so
+ * that pinning never asks for a forbidden one. */
+static int nth_allowed_cpu(unsigned n) {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) == 0)
+    return 0;
+  n %= (unsigned)CPU_COUNT(&allowed);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &allowed) && n-- == 0)
+      return cpu;
+  return 0;
+}
+
 static void stop_executors(memcoro_sched *s, unsigned started) {
   atomic_store_explicit(&s->stopping, true, memory_order_seq_cst);
   for (unsigned i = 0; i < started; ++i) {
@@ -532,7 +546,7 @@ memcoro_sched *memcoro_sched_create(const memcoro_sched_options *options) {
     if (o.pin) {
       cpu_set_t set;
       CPU_ZERO(&set);
-      CPU_SET(i % (unsigned)cpus, &set);
+      CPU_SET(nth_allowed_cpu(i), &set);
       pthread_attr_setaffinity_np(&attr, sizeof set, &set);
     }
     int err = pthread_create(&e->thread, &attr, executor_main, e);
