@@ -14,8 +14,10 @@ using namespace bs;
 
 namespace {
 
-// The loop as a user writes it: the select compiles to cmov, so the search has
-// no mispredictions, only a chain of dependent loads.
+// The loop as a user writes it, branch-free: the select must compile to cmov,
+// so that the search has no mispredictions, only a chain of dependent loads.
+// Without __builtin_unpredictable clang's x86 cmov-conversion pass turns it
+// back into a (50% mispredicted) branch inside the loop, in every variant.
 void bs_serial(const uint64_t *sorted, size_t n, const uint64_t *keys, size_t nkeys, uint32_t *out) {
 #pragma memcoro parallel(MEMCORO_N) remote(sorted)
   for (size_t i = 0; i < nkeys; ++i) {
@@ -24,7 +26,7 @@ void bs_serial(const uint64_t *sorted, size_t n, const uint64_t *keys, size_t nk
     size_t len = n;
     while (len > 1) {
       const size_t half = len / 2;
-      base = base[half] < key ? base + half : base;
+      base = __builtin_unpredictable(base[half] < key) ? base + half : base;
       len -= half;
     }
     out[i] = (uint32_t)(base - sorted) + (*base < key);
@@ -59,8 +61,6 @@ void bs_amac(const uint64_t *sorted, size_t n, const uint64_t *keys, size_t nkey
       Slot &sl = slot[s];
       if (sl.len > 1) {
         const size_t half = sl.len / 2;
-        // Without the hint clang turns this select into a branch here (50%
-        // mispredicted); with it, a cmov, as in the serial loop.
         sl.base = __builtin_unpredictable(sl.base[half] < sl.key) ? sl.base + half : sl.base;
         sl.len -= half;
         __builtin_prefetch(&sl.base[sl.len / 2]);
@@ -89,7 +89,7 @@ bench::Task bs_worker(const uint64_t *sorted, size_t n, const uint64_t *keys, si
     while (len > 1) {
       const size_t half = len / 2;
       co_await bench::prefetch{&base[half]};
-      base = base[half] < key ? base + half : base;
+      base = __builtin_unpredictable(base[half] < key) ? base + half : base;
       len -= half;
     }
     out[i] = (uint32_t)(base - sorted) + (*base < key);

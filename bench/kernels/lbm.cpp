@@ -33,8 +33,10 @@ inline size_t neighbour(Grid g, int x, int y, int z, int dx, int dy, int dz) {
 }
 
 // One cell's update, shared by every variant so that all of them do the same
-// floating-point operations in the same order.
-inline void update_cell(Grid g, const double *src, double *dst, const uint8_t *obstacle, size_t c) {
+// floating-point operations in the same order. Always inlined: 519.lbm writes
+// it as the loop body itself (macros), and memcoro can only interleave a loop
+// whose body it sees (a call that may touch memory keeps the loop serial).
+[[gnu::always_inline]] inline void update_cell(Grid g, const double *src, double *dst, const uint8_t *obstacle, size_t c) {
   const int x = (int)(c % g.nx), y = (int)(c / g.nx % g.ny), z = (int)(c / g.nx / g.ny);
   double f[kQ];
   for (int q = 0; q < kQ; ++q)
@@ -167,8 +169,11 @@ int main(int argc, char **argv) {
     for (size_t c = 0; c < ncells; ++c)
       for (int q = 0; q < kQ; ++q)
         if (std::memcmp(&d[c * kStride + q], &expected[c * kStride + q], sizeof(double)) != 0) {
+          char values[96];
+          std::snprintf(values, sizeof values, " (%.17g, reference %.17g)", d[c * kStride + q],
+                        expected[c * kStride + q]);
           why = "cell " + std::to_string(c) + " distribution " + std::to_string(q) +
-                " differs from the reference step";
+                " differs from the reference step" + values;
           return false;
         }
     return true;
