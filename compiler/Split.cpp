@@ -432,6 +432,10 @@ bool LoopSplitter::classifyHeaderPhis() {
 bool LoopSplitter::checkCallsAndControlFlow() {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
+      if (I.isVolatile()) {
+        reject("Volatile", "the loop has a volatile access, whose order memcoro must not change", &I);
+        return false;
+      }
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
         continue;
@@ -556,7 +560,7 @@ bool LoopSplitter::makeAvailableAt(Value *V, Instruction *At, unsigned Depth) {
     return true;
   if (Depth == 0 || I->getParent() != At->getParent() || isa<PHINode>(I) ||
       !(isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I)) ||
-      I->mayHaveSideEffects())
+      !isSafeToSpeculativelyExecute(I))
     return false;
   for (Value *Op : I->operands())
     if (!makeAvailableAt(Op, At, Depth - 1))
