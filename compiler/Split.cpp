@@ -60,6 +60,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -86,6 +87,7 @@ STATISTIC(NumSuspensionPoints, "Number of suspension points created");
 STATISTIC(NumCoalesced, "Number of remote accesses coalesced into another's suspension");
 STATISTIC(NumSavedValues, "Number of values saved in coroutine slots");
 STATISTIC(NumReductions, "Number of reductions updated in place");
+STATISTIC(NumPrivatized, "Number of stack objects given one copy per slot");
 STATISTIC(NumPreservedSaves, "Number of saves dropped because the slot still holds the value");
 
 enum class DispatchStyle { Auto, Ring, Lockstep };
@@ -157,6 +159,7 @@ private:
   bool recogniseReduction(PHINode *Phi, Reduction &R);
   bool checkCallsAndControlFlow();
   bool checkLiveOuts();
+  bool checkLocalMemory();
   bool planSuspensions();
   bool makeAvailableAt(Value *V, Instruction *At, unsigned Depth);
   bool everyIterationSuspendsAlike() const;
@@ -206,6 +209,9 @@ private:
   /// Values used after the loop that are affine in it: their exit value.
   SmallVector<std::pair<PHINode *, const SCEV *>, 2> ExitValues;
   SmallVector<Suspension, 4> Suspensions;
+  /// Stack objects private to an iteration (declared in the loop body; LLVM
+  /// hoisted them to the function entry): each slot gets its own copy.
+  SmallVector<AllocaInst *, 2> PrivateAllocas;
   /// Set by recogniseReduction when only FP reassociation stands in the way.
   Instruction *FloatingPointOrderMatters = nullptr;
 
@@ -426,6 +432,10 @@ bool LoopSplitter::classifyHeaderPhis() {
 bool LoopSplitter::checkCallsAndControlFlow() {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
+      if (I.isVolatile()) {
+        reject("Volatile", "the loop has a volatile access, whose order memcoro must not change", &I);
+        return false;
+      }
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
         continue;
@@ -434,7 +444,8 @@ bool LoopSplitter::checkCallsAndControlFlow() {
         return false;
       }
       if (auto *II = dyn_cast<IntrinsicInst>(CB))
-        if (II->isAssumeLikeIntrinsic() || II->getIntrinsicID() == Intrinsic::prefetch)
+        if (II->isAssumeLikeIntrinsic() || II->getIntrinsicID() == Intrinsic::prefetch ||
+            isa<MemIntrinsic>(II))
           continue;
       if (Function *Callee = CB->getCalledFunction(); Callee && Callee->getName() == RemoteBaseFn)
         continue;
@@ -473,6 +484,74 @@ bool LoopSplitter::checkLiveOuts() {
   return true;
 }
 
+/// A local array or struct declared in the loop body is private to each
+/// iteration in C, but LLVM allocates it once in the function's entry block
+/// (lifetime markers in the loop say where it lives). Interleaved iterations
+/// would share it, so each slot gets its own copy. A stack object declared
+/// outside the loop and written in it is shared by all iterations: the loop
+/// stays serial. One that the loop only reads is shared safely.
+bool LoopSplitter::checkLocalMemory() {
+  for (Instruction &I : instructions(F)) {
+    auto *A = dyn_cast<AllocaInst>(&I);
+    if (!A)
+      continue;
+    bool UsedInLoop = false, UsedOutside = false, StartsInLoop = false, WrittenInLoop = false;
+    Instruction *FirstInLoop = nullptr;
+    SmallVector<Instruction *, 8> Work = {A};
+    SmallPtrSet<Instruction *, 16> Seen;
+    while (!Work.empty()) {
+      Instruction *Ptr = Work.pop_back_val();
+      for (User *U : Ptr->users()) {
+        auto *UI = cast<Instruction>(U);
+        if (!Seen.insert(UI).second)
+          continue;
+        bool InLoop = L.contains(UI);
+        UsedInLoop |= InLoop;
+        if (InLoop && !FirstInLoop)
+          FirstInLoop = UI;
+        // Address arithmetic LICM hoisted out of the loop (&f[1]) is no use
+        // of the object by itself; its users decide.
+        if (isa<GetElementPtrInst>(UI) || isa<CastInst>(UI) || isa<PHINode>(UI) || isa<SelectInst>(UI)) {
+          if (!InLoop && !isa<GetElementPtrInst>(UI) && !isa<CastInst>(UI))
+            UsedOutside = true;
+          Work.push_back(UI);
+          continue;
+        }
+        UsedOutside |= !InLoop;
+        if (auto *II = dyn_cast<IntrinsicInst>(UI); II && II->isLifetimeStartOrEnd()) {
+          StartsInLoop |= InLoop && II->getIntrinsicID() == Intrinsic::lifetime_start;
+          continue;
+        }
+        if (auto *Load = dyn_cast<LoadInst>(UI); Load && Load->getPointerOperand() == Ptr)
+          continue;
+        // A store through it, a memset/memcpy into it, an atomic, or the
+        // address escaping: all count as writing it.
+        if (auto *Mem = dyn_cast<MemTransferInst>(UI); Mem && Mem->getSource() == Ptr && Mem->getDest() != Ptr)
+          continue;
+        WrittenInLoop |= InLoop;
+      }
+    }
+    if (!UsedInLoop)
+      continue;
+    if (L.contains(A) || !A->isStaticAlloca()) {
+      reject("LocalMemory", "the loop allocates stack memory of a size known only at run time", A);
+      return false;
+    }
+    if (StartsInLoop && !UsedOutside) {
+      PrivateAllocas.push_back(A);
+      continue;
+    }
+    if (WrittenInLoop) {
+      reject("LocalMemory",
+             "a local variable or array declared outside the loop is written in it, so interleaved "
+             "iterations would share it; declare it inside the loop body",
+             FirstInLoop);
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Hoists the pure address computation \p V above \p At when its operands
 /// allow, so that several accesses can be prefetched at one suspension.
 bool LoopSplitter::makeAvailableAt(Value *V, Instruction *At, unsigned Depth) {
@@ -481,7 +560,7 @@ bool LoopSplitter::makeAvailableAt(Value *V, Instruction *At, unsigned Depth) {
     return true;
   if (Depth == 0 || I->getParent() != At->getParent() || isa<PHINode>(I) ||
       !(isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I)) ||
-      I->mayHaveSideEffects())
+      !isSafeToSpeculativelyExecute(I))
     return false;
   for (Value *Op : I->operands())
     if (!makeAvailableAt(Op, At, Depth - 1))
@@ -641,7 +720,7 @@ bool LoopSplitter::run() {
                                     L.getHeader()->getName().str().c_str(), F.getName().str().c_str());
 
   if (!checkExits() || !checkTripCount() || !classifyHeaderPhis() || !checkCallsAndControlFlow() ||
-      !checkLiveOuts() || !planSuspensions())
+      !checkLocalMemory() || !checkLiveOuts() || !planSuspensions())
     return false;
   Lockstep = ForcedDispatch != DispatchStyle::Ring && everyIterationSuspendsAlike();
   FieldBase = Lockstep ? 0 : 1;
@@ -754,6 +833,43 @@ void LoopSplitter::transform() {
   }
   for (Reduction &R : Reductions)
     R.Phi->replaceAllUsesWith(R.Identity);
+  // Each slot's own copy of the iteration's stack objects, padded so that
+  // every copy keeps the original's alignment.
+  for (AllocaInst *A : PrivateAllocas) {
+    uint64_t Bytes = *A->getAllocationSize(DL);
+    uint64_t Stride = alignTo(std::max<uint64_t>(Bytes, 1), A->getAlign());
+    auto *Copies = new AllocaInst(ArrayType::get(IB.getInt8Ty(), Stride * N), DL.getAllocaAddrSpace(),
+                                  nullptr, A->getAlign(), A->getName() + ".memcoro.private",
+                                  F.getEntryBlock().getFirstInsertionPt());
+    Value *Own = IB.CreateInBoundsGEP(IB.getInt8Ty(), Copies,
+                                      IB.CreateMul(IB.CreateLoad(I64, SlotIndex), ConstantInt::get(I64, Stride)),
+                                      A->getName() + ".own");
+    // Lifetime markers must name an alloca; the copies live as long as the loop.
+    SmallVector<Instruction *, 4> Markers;
+    for (User *U : A->users())
+      if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+        Markers.push_back(II);
+    for (Instruction *Marker : Markers)
+      Marker->eraseFromParent();
+    // Address arithmetic hoisted out of the loop moves back in, after Own,
+    // operands first.
+    SmallVector<Instruction *, 8> Hoisted;
+    SmallVector<Instruction *, 8> Work = {A};
+    while (!Work.empty())
+      for (User *U : Work.pop_back_val()->users())
+        if (auto *UI = dyn_cast<Instruction>(U);
+            UI && !L.contains(UI) && (isa<GetElementPtrInst>(UI) || isa<CastInst>(UI)) && !is_contained(Hoisted, UI)) {
+          Hoisted.push_back(UI);
+          Work.push_back(UI);
+        }
+    A->replaceAllUsesWith(Own);
+    A->eraseFromParent();
+    for (Instruction *H : Hoisted) {
+      H->removeFromParent();
+      IB.Insert(H);
+    }
+    ++NumPrivatized;
+  }
   IB.CreateBr(Header);
   while (auto *Phi = dyn_cast<PHINode>(&Header->front()))
     Phi->eraseFromParent();

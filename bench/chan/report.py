@@ -85,6 +85,13 @@ def main():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter, NullFormatter
+
+        def plain(v, _):
+            return f"{v:g}"
+
+        def plain_2_5(v, _):  # label the 2x and 5x minor ticks of each decade
+            return f"{v:g}" if f"{v:g}"[0] in "25" else ""
         fig, axes = plt.subplots(len(OPS), len(MODES), figsize=(14, 9), sharex=True)
         styles = {"memcoro-1exec": ("tab:blue", "o-"), "memcoro-2exec": ("tab:cyan", "o--"),
                   "go": ("tab:green", "s-"), "mutex": ("tab:red", "^:")}
@@ -102,6 +109,9 @@ def main():
                 ax.set_yscale("log")
                 ax.set_xticks([1, 10, 32])
                 ax.set_xticklabels(["1", "10", "32"])
+                ax.xaxis.set_minor_formatter(NullFormatter())
+                ax.yaxis.set_major_formatter(FuncFormatter(plain))
+                ax.yaxis.set_minor_formatter(FuncFormatter(plain_2_5))
                 ax.grid(True, which="both", alpha=0.3)
                 if r == 0:
                     ax.set_title(mode)

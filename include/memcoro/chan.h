@@ -72,7 +72,9 @@ memcoro_chan_status memcoro_chan_send(memcoro_chan *ch, const void *elem, size_t
  * MEMCORO_CHAN_CLOSED once the channel is closed and drained. */
 memcoro_chan_status memcoro_chan_recv(memcoro_chan *ch, void *out, size_t elem_size);
 
-/* Never block. false when full (empty), or closed: see memcoro_chan_is_closed. */
+/* Never wait for space or for a message: false when full (empty), or closed
+ * (see memcoro_chan_is_closed). Like every operation they may hold the
+ * channel's wait-list lock for a moment to wake a parked peer. */
 bool memcoro_chan_try_send(memcoro_chan *ch, const void *elem, size_t elem_size);
 bool memcoro_chan_try_recv(memcoro_chan *ch, void *out, size_t elem_size);
 

@@ -29,7 +29,8 @@ typedef void *(*memcoro_co_fn)(void *arg);
 
 typedef struct memcoro_sched_options {
   unsigned executors; /* worker threads; 0 means one per online CPU */
-  bool pin;           /* pin executor i to CPU i mod the number of CPUs */
+  bool pin;           /* pin executor i to the i-th CPU (mod their number) of
+                         those the process may run on */
   size_t stack_size;  /* usable bytes per coroutine stack; 0 means 64 KiB */
 } memcoro_sched_options;
 
@@ -74,10 +75,6 @@ memcoro_co *memcoro_co_self(void);
 
 /* A number unique among this process's coroutines, starting at 1. */
 uint64_t memcoro_co_id(const memcoro_co *co);
-
-/* Context switches this thread's executor has performed (each resume and each
- * suspend counts once); 0 on a plain thread. For benchmarks. */
-uint64_t memcoro_co_switches(void);
 
 /*
  * The wait/wake primitive that channels (and later the compiler's dynamic

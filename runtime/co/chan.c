@@ -232,8 +232,14 @@ static bool stamped_push(memcoro_chan *ch, const void *elem, bool claim) {
     }
     if (seen + ch->one_lap == tail + 1)
       return false; /* last lap's message is still there (or being read) */
-    /* Another sender took this position; catch up. */
-    tail = atomic_load_explicit(&ch->tail, memory_order_relaxed);
+    /* Either our tail is stale (another sender took this position: catch
+     * up), or the sender of the previous position has claimed the slot but
+     * not yet published: then the slot is full as far as we are concerned,
+     * and waiting here for a possibly preempted thread would spin. */
+    uint64_t fresh = atomic_load_explicit(&ch->tail, memory_order_relaxed);
+    if (fresh == tail)
+      return false;
+    tail = fresh;
   }
 }
 
@@ -261,7 +267,12 @@ static bool stamped_pop(memcoro_chan *ch, void *out, bool claim) {
     }
     if (seen == head)
       return false; /* empty, or its sender is still writing */
-    head = atomic_load_explicit(&ch->head, memory_order_relaxed);
+    /* Stale head (catch up), or the receiver of the previous lap has
+     * claimed the slot and not yet released it: empty for us, as above. */
+    uint64_t fresh = atomic_load_explicit(&ch->head, memory_order_relaxed);
+    if (fresh == head)
+      return false;
+    head = fresh;
   }
 }
 

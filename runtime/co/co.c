@@ -427,7 +427,6 @@ static void finish(struct memcoro_exec *e, memcoro_co *co) {
 
 static void run(struct memcoro_exec *e, memcoro_co *co) {
   e->current = co;
-  e->switches += 2;
   switch_stacks(&e->sched_sp, co->sp, &e->asan_fake_stack, stack_bottom(co), stack_usable(co),
                 co->tsan_fiber);
   e->current = NULL;
@@ -487,6 +486,20 @@ static void *executor_main(void *arg) {
 
 /* ---- public: scheduler ---------------------------------------------------- */
 
+/* The CPU executor n is pinned to: the n-th (modulo) of those this process
+ * may run on (a container or taskset may allow fewer than are online), so
+ * that pinning never asks for a forbidden one. */
+static int nth_allowed_cpu(unsigned n) {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) == 0)
+    return 0;
+  n %= (unsigned)CPU_COUNT(&allowed);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &allowed) && n-- == 0)
+      return cpu;
+  return 0;
+}
+
 static void stop_executors(memcoro_sched *s, unsigned started) {
   atomic_store_explicit(&s->stopping, true, memory_order_seq_cst);
   for (unsigned i = 0; i < started; ++i) {
@@ -533,7 +546,7 @@ memcoro_sched *memcoro_sched_create(const memcoro_sched_options *options) {
     if (o.pin) {
       cpu_set_t set;
       CPU_ZERO(&set);
-      CPU_SET(i % (unsigned)cpus, &set);
+      CPU_SET(nth_allowed_cpu(i), &set);
       pthread_attr_setaffinity_np(&attr, sizeof set, &set);
     }
     int err = pthread_create(&e->thread, &attr, executor_main, e);
@@ -566,12 +579,14 @@ void memcoro_sched_destroy(memcoro_sched *s) {
     long waited = (long)(now.tv_sec - start.tv_sec);
     /* A coroutine parked on a channel that nobody will close makes this
      * wait forever; say so rather than hang silently. */
-    if (waited >= reported + DESTROY_REPORT_SECONDS && atomic_load(&s->live) != 0) {
+    /* relaxed: only a progress message. */
+    uint32_t left = atomic_load_explicit(&s->live, memory_order_relaxed);
+    if (waited >= reported + DESTROY_REPORT_SECONDS && left != 0) {
       reported = waited;
       fprintf(stderr,
               "memcoro_sched_destroy: still waiting after %ld s for %u coroutines to finish "
               "(parked on a channel or waiter that nobody will signal?)\n",
-              waited, (unsigned)atomic_load(&s->live));
+              waited, (unsigned)left);
     }
   }
   stop_executors(s, s->executor_count);
@@ -689,11 +704,6 @@ memcoro_co *memcoro_co_self(void) {
 }
 
 uint64_t memcoro_co_id(const memcoro_co *co) { return co->id; }
-
-uint64_t memcoro_co_switches(void) {
-  struct memcoro_exec *e = memcoro_tls_exec;
-  return e ? e->switches : 0;
-}
 
 /* ---- public: waiter ----------------------------------------------------- */
 

@@ -79,7 +79,6 @@ struct memcoro_exec {
   memcoro_co *wait_head;           /* wait queue: executor thread only */
   enum memcoro_after_switch after;
   memcoro_waiter *park_waiter;
-  uint64_t switches;
   void *tsan_fiber;
   const void *asan_stack_bottom; /* the executor thread's own stack */
   size_t asan_stack_size;

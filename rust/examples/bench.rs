@@ -1,8 +1,8 @@
 //! Benchmarks for the memcoro crate: pointer chasing over many linked lists of
-//! 64-byte cells, binary search and hash-table probing, each run serially (plain
-//! code), through `Executor::serial()`, and interleaved with a sweep of slot
-//! counts. Every run's answer is checked against the plain serial answer before
-//! its time counts.
+//! 64-byte cells, binary search and hash-table probing, each run serially
+//! (plain code), through `Executor::serial()`, interleaved with a sweep of
+//! slot counts, and interleaved by hand (the yardstick). Every run's answer
+//! is checked against the plain serial answer before its time counts.
 //!
 //!     cargo run --release --example bench -- [options]
 //!
@@ -384,6 +384,59 @@ impl Search {
     }
 }
 
+impl Search {
+    /// Hand-written interleaving: a ring of searches, each advanced one level
+    /// per turn, the next probe prefetched before moving on.
+    fn hand(&self, slots: usize) -> u64 {
+        struct Probe {
+            x: u64,
+            base: usize,
+            size: usize,
+        }
+        let keys = &self.keys[..];
+        let mut total = 0u64;
+        let mut queries = self.queries.iter();
+        let start = |x: u64| {
+            let probe = Probe { x, base: 0, size: keys.len() };
+            if probe.size > 1 {
+                prefetch_now(&keys[probe.size / 2]);
+            }
+            probe
+        };
+        let mut ring: Vec<Option<Probe>> = queries.by_ref().take(slots).map(|&x| Some(start(x))).collect();
+        let mut live = ring.len();
+        while live > 0 {
+            for entry in ring.iter_mut() {
+                let probe = match entry {
+                    Some(probe) => probe,
+                    None => continue,
+                };
+                if probe.size > 1 {
+                    let half = probe.size / 2;
+                    let middle = probe.base + half;
+                    if keys[middle] < probe.x {
+                        probe.base = middle;
+                    }
+                    probe.size -= half;
+                    if probe.size > 1 {
+                        prefetch_now(&keys[probe.base + probe.size / 2]);
+                        continue;
+                    }
+                }
+                total = total.wrapping_add((probe.base + (keys[probe.base] < probe.x) as usize) as u64);
+                match queries.next() {
+                    Some(&x) => *probe = start(x),
+                    None => {
+                        *entry = None;
+                        live -= 1;
+                    }
+                }
+            }
+        }
+        total
+    }
+}
+
 // ---------------------------------------------------------------- hash probing
 
 /// Aligned to its size, so a bucket never straddles two lines and the
@@ -478,6 +531,37 @@ impl Hash {
     }
 }
 
+impl Hash {
+    /// Hand-written interleaving: a ring of queries; each turn probes the
+    /// bucket prefetched a round ago and prefetches the next query's bucket.
+    fn hand(&self, slots: usize) -> u64 {
+        let buckets = &self.buckets[..];
+        let mut total = 0u64;
+        let mut queries = self.queries.iter();
+        let start = |key: u64| {
+            let home = self.home(key);
+            prefetch_now(&buckets[home]);
+            (key, home)
+        };
+        let mut ring: Vec<Option<(u64, usize)>> = queries.by_ref().take(slots).map(|&k| Some(start(k))).collect();
+        let mut live = ring.len();
+        while live > 0 {
+            for entry in ring.iter_mut() {
+                let (key, home) = match *entry {
+                    Some(query) => query,
+                    None => continue,
+                };
+                total = total.wrapping_add(Hash::probe(buckets, home, key));
+                *entry = queries.next().map(|&k| start(k));
+                if entry.is_none() {
+                    live -= 1;
+                }
+            }
+        }
+        total
+    }
+}
+
 /// Distinct non-zero keys for indices below 2^63.
 fn key_of(i: usize) -> u64 {
     mix(i as u64 + 1) | 1 << 63
@@ -526,6 +610,12 @@ impl Kernel for Search {
     fn run(&self, executor: Executor) -> u64 {
         Search::run(self, executor)
     }
+    fn hand(&self, slots: usize) -> Option<u64> {
+        Some(Search::hand(self, slots))
+    }
+    fn has_hand(&self) -> bool {
+        true
+    }
 }
 
 impl Kernel for Hash {
@@ -537,6 +627,12 @@ impl Kernel for Hash {
     }
     fn run(&self, executor: Executor) -> u64 {
         Hash::run(self, executor)
+    }
+    fn hand(&self, slots: usize) -> Option<u64> {
+        Some(Hash::hand(self, slots))
+    }
+    fn has_hand(&self) -> bool {
+        true
     }
 }
 

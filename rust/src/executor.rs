@@ -263,13 +263,16 @@ struct Slot<Fut> {
     future: Option<Fut>,
 }
 
-fn run_interleaved<I, F, Fut, B, G>(slots: usize, mut items: I, mut task: F, mut state: B, mut step: G) -> B
+fn run_interleaved<I, F, Fut, B, G>(slots: usize, items: I, mut task: F, mut state: B, mut step: G) -> B
 where
     I: Iterator,
     F: FnMut(I::Item) -> Fut,
     Fut: Future,
     G: FnMut(B, usize, Fut::Output) -> B,
 {
+    // Every slot that retires asks for more work: after the first `None`,
+    // an iterator that is not fused may not be asked again.
+    let mut items = items.fuse();
     let waker = waker::interleaved();
     let mut cx = Context::from_waker(&waker);
 
@@ -290,8 +293,11 @@ where
     // state skips the `None` test; it ends when the first slot retires.
     'steady: while live > 0 {
         for slot in ring.iter_mut() {
-            // SAFETY: as in the loop below.
+            // SAFETY: the future is not moved until it is dropped, see above;
+            // it is replaced only through `Pin::set`, which drops it in place.
             let mut future = unsafe { Pin::new_unchecked(&mut slot.future) };
+            // A refilled slot runs its new task at once, so the task's first
+            // prefetch is issued in this turn rather than a whole round later.
             loop {
                 let running = match future.as_mut().as_pin_mut() {
                     Some(running) => running,
@@ -322,11 +328,8 @@ where
     // The tail: slots retire one by one as the last tasks finish.
     while live > 0 {
         for slot in ring.iter_mut() {
-            // SAFETY: the future is not moved until it is dropped, see above;
-            // it is replaced only through `Pin::set`, which drops it in place.
+            // SAFETY: as in the steady loop.
             let mut future = unsafe { Pin::new_unchecked(&mut slot.future) };
-            // A refilled slot runs its new task at once, so the task's first
-            // prefetch is issued in this turn rather than a whole round later.
             while let Some(running) = future.as_mut().as_pin_mut() {
                 let output = match running.poll(&mut cx) {
                     Poll::Pending => break,

@@ -292,3 +292,35 @@ fn futures_stay_send() {
     };
     assert_send(&task);
 }
+
+/// Yields 0..n, then `None` once, then starts again: a legal iterator that
+/// is not fused. The executor must stop at the first `None`.
+struct Restarting {
+    next: u32,
+    n: u32,
+}
+
+impl Iterator for Restarting {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.next == self.n {
+            self.next = 0;
+            return None;
+        }
+        self.next += 1;
+        Some(self.next - 1)
+    }
+}
+
+#[test]
+fn work_ends_at_the_first_none_of_an_unfused_iterator() {
+    for slots in [1, 3, 8] {
+        let out = interleave(Restarting { next: 0, n: 5 }, slots, |i| async move {
+            for _ in 0..i % 3 {
+                yield_now().await;
+            }
+            i
+        });
+        assert_eq!(out, vec![0, 1, 2, 3, 4], "slots = {}", slots);
+    }
+}

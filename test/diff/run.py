@@ -29,9 +29,9 @@ def header(path, key):
     return None
 
 
-def compile_program(driver, src, out, n, memcoro):
+def compile_program(driver, src, out, n, memcoro, opt_flags):
     flags = (header(src, "flags") or "").split()
-    cmd = [driver, "-O2", f"-DN={n}", "-Rpass=memcoro", "-Rpass-missed=memcoro",
+    cmd = [driver, *opt_flags, f"-DN={n}", "-Rpass=memcoro", "-Rpass-missed=memcoro",
            f"-I{os.path.dirname(src)}", *flags, src, "-o", out]
     if not memcoro:
         cmd.insert(1, "-fno-memcoro")
@@ -44,6 +44,7 @@ def compile_program(driver, src, out, n, memcoro):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bin", required=True, help="directory holding memcoro-cc and memcoro-c++")
+    ap.add_argument("--flags", default="-O2", help="optimisation flags for both builds (default -O2)")
     ap.add_argument("program")
     args = ap.parse_args()
     src = os.path.abspath(args.program)
@@ -54,8 +55,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for n in PARALLELISMS:
             serial, coro = os.path.join(tmp, f"serial{n}"), os.path.join(tmp, f"memcoro{n}")
-            compile_program(driver, src, serial, n, memcoro=False)
-            remarks = compile_program(driver, src, coro, n, memcoro=True)
+            opt_flags = args.flags.split()
+            compile_program(driver, src, serial, n, memcoro=False, opt_flags=opt_flags)
+            remarks = compile_program(driver, src, coro, n, memcoro=True, opt_flags=opt_flags)
             transformed = "turned into" in remarks
             left_serial = "left serial" in remarks
             if expect_serial and (transformed or not left_serial):

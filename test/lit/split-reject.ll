@@ -11,6 +11,7 @@
 ; REMARK: marked loop left serial: the number of iterations cannot be computed before the loop starts (the exit test depends on values computed in the loop)
 ; REMARK: marked loop left serial: a value computed in the loop is used after it and is not a reduction
 ; REMARK: marked loop left serial: the function has irreducible control flow
+; REMARK: marked loop left serial: the loop has a volatile access, whose order memcoro must not change
 
 ; CHECK-NOT: memcoro.slots
 ; CHECK-NOT: llvm.prefetch
@@ -43,7 +44,7 @@ if.end:                                           ; preds = %if.else
   %add = add nuw nsw i64 %1, %s.08
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !14
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !15
 
 for.end:                                          ; preds = %if.end, %if.else, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %s.08, %if.else ], [ %add, %if.end ]
@@ -72,7 +73,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   %1 = load i64, ptr %arrayidx2, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !19
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !20
 
 for.end:                                          ; preds = %if.else, %entry
   %x.0.lcssa = phi i64 [ 1, %entry ], [ %1, %if.else ]
@@ -99,7 +100,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   tail call void @opaque(i64 noundef %1)
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !21
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !22
 
 for.end:                                          ; preds = %if.else, %entry
   ret void
@@ -126,7 +127,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   store i64 %mul, ptr %arrayidx2, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !23
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !24
 
 for.end:                                          ; preds = %if.else, %entry
   ret void
@@ -153,7 +154,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   %add = fadd double %s.05, %1
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !25
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !26
 
 for.end:                                          ; preds = %if.else, %entry
   %s.0.lcssa = phi double [ 0.000000e+00, %entry ], [ %add, %if.else ]
@@ -174,7 +175,7 @@ if.else:                                          ; preds = %entry, %if.else
   %next = getelementptr inbounds i8, ptr %p.06, i64 8
   %1 = load ptr, ptr %next, align 8
   %tobool.not = icmp eq ptr %1, null
-  br i1 %tobool.not, label %for.end, label %if.else, !llvm.loop !27
+  br i1 %tobool.not, label %for.end, label %if.else, !llvm.loop !28
 
 for.end:                                          ; preds = %if.else, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %if.else ]
@@ -203,7 +204,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   store i64 %add, ptr %arrayidx4, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.cond.for.end_crit_edge, label %if.else, !llvm.loop !29
+  br i1 %exitcond.not, label %for.cond.for.end_crit_edge, label %if.else, !llvm.loop !30
 
 for.cond.for.end_crit_edge:                       ; preds = %if.else
   %mul.le = mul nsw i64 %1, 3
@@ -254,15 +255,43 @@ if.end4:                                          ; preds = %second
   %add10 = add i64 %add9, %1
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !31
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !32
 
 for.end:                                          ; preds = %if.end4, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %add10, %if.end4 ]
   ret i64 %s.0.lcssa
 }
 
+; Function Attrs: nofree noinline norecurse nounwind memory(argmem: readwrite, inaccessiblemem: readwrite) uwtable
+define dso_local i64 @volatile_read(ptr noundef %a, ptr nocapture noundef readonly %idx, i32 noundef %n) local_unnamed_addr {
+entry:
+  %cmp4 = icmp sgt i32 %n, 0
+  br i1 %cmp4, label %if.else.preheader, label %for.end
 
-!memcoro.marked = !{!6, !7, !8, !9, !10, !11, !12, !13}
+if.else.preheader:                                ; preds = %entry
+  %wide.trip.count = zext nneg i32 %n to i64
+  br label %if.else
+
+if.else:                                          ; preds = %if.else.preheader, %if.else
+  %indvars.iv = phi i64 [ 0, %if.else.preheader ], [ %indvars.iv.next, %if.else ]
+  %s.05 = phi i64 [ 0, %if.else.preheader ], [ %add, %if.else ]
+  %arrayidx = getelementptr inbounds i32, ptr %idx, i64 %indvars.iv
+  %0 = load i32, ptr %arrayidx, align 4
+  %idxprom1 = sext i32 %0 to i64
+  %arrayidx2 = getelementptr inbounds i64, ptr %a, i64 %idxprom1
+  %1 = load volatile i64, ptr %arrayidx2, align 8
+  %add = add nsw i64 %1, %s.05
+  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
+  %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !34
+
+for.end:                                          ; preds = %if.else, %entry
+  %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %if.else ]
+  ret i64 %s.0.lcssa
+}
+
+
+!memcoro.marked = !{!6, !7, !8, !9, !10, !11, !12, !13, !14}
 
 !6 = !{i32 1, !"early_exit"}
 !7 = !{i32 2, !"carried"}
@@ -272,22 +301,25 @@ for.end:                                          ; preds = %if.end4, %entry
 !11 = !{i32 6, !"list"}
 !12 = !{i32 7, !"live_out"}
 !13 = !{i32 8, !"irreducible"}
-!14 = distinct !{!14, !15, !16, !17, !18}
-!15 = !{!"llvm.loop.mustprogress"}
-!16 = !{!"memcoro.parallel", i32 4}
-!17 = !{!"memcoro.id", i32 1}
-!18 = !{!"llvm.loop.unroll.disable"}
-!19 = distinct !{!19, !15, !16, !20, !18}
-!20 = !{!"memcoro.id", i32 2}
-!21 = distinct !{!21, !15, !16, !22, !18}
-!22 = !{!"memcoro.id", i32 3}
-!23 = distinct !{!23, !15, !16, !24, !18}
-!24 = !{!"memcoro.id", i32 4}
-!25 = distinct !{!25, !15, !16, !26, !18}
-!26 = !{!"memcoro.id", i32 5}
-!27 = distinct !{!27, !15, !16, !28, !18}
-!28 = !{!"memcoro.id", i32 6}
-!29 = distinct !{!29, !15, !16, !30, !18}
-!30 = !{!"memcoro.id", i32 7}
-!31 = distinct !{!31, !15, !16, !32, !18}
-!32 = !{!"memcoro.id", i32 8}
+!14 = !{i32 9, !"volatile_read"}
+!15 = distinct !{!15, !16, !17, !18, !19}
+!16 = !{!"llvm.loop.mustprogress"}
+!17 = !{!"memcoro.parallel", i32 4}
+!18 = !{!"memcoro.id", i32 1}
+!19 = !{!"llvm.loop.unroll.disable"}
+!20 = distinct !{!20, !16, !17, !21, !19}
+!21 = !{!"memcoro.id", i32 2}
+!22 = distinct !{!22, !16, !17, !23, !19}
+!23 = !{!"memcoro.id", i32 3}
+!24 = distinct !{!24, !16, !17, !25, !19}
+!25 = !{!"memcoro.id", i32 4}
+!26 = distinct !{!26, !16, !17, !27, !19}
+!27 = !{!"memcoro.id", i32 5}
+!28 = distinct !{!28, !16, !17, !29, !19}
+!29 = !{!"memcoro.id", i32 6}
+!30 = distinct !{!30, !16, !17, !31, !19}
+!31 = !{!"memcoro.id", i32 7}
+!32 = distinct !{!32, !16, !17, !33, !19}
+!33 = !{!"memcoro.id", i32 8}
+!34 = distinct !{!34, !16, !17, !35, !19}
+!35 = !{!"memcoro.id", i32 9}

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Differential fuzzing: random marked loops, built with memcoro and with
+-fno-memcoro, must print the same thing for every parallelism and trip count.
+
+Each program is generated from a seed: a loop body of random statements
+(indirect loads, dependent loads, bounded inner loops and list walks with a
+remote load per step, conditionals, `continue`, integer reductions of every
+kind memcoro recognises, private and commutative remote stores). Programs
+memcoro leaves serial are compared too: the answer must be right either way.
+
+  test/diff/fuzz.py --bin build/bin --seeds 0-199        a local campaign
+  test/diff/fuzz.py --bin build/bin --seeds 0-9          what CI runs
+A failing seed's program is kept (--keep DIR) for a bug report."""
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+PARALLELISMS = [1, 3, 8]
+TRIPS = [0, 1, 7, 100, 1001]
+MASK = 4095
+
+
+class Body:
+    def __init__(self, rng):
+        self.rng = rng
+        self.lines = []
+        self.vars = ["(long)i", "(long)idx[i]"]
+        self.n = 0
+        self.depth = 0
+
+    def expr(self):
+        a, b = self.rng.choice(self.vars), self.rng.choice(self.vars)
+        op = self.rng.choice(["+", "^", "*", "-"])
+        return f"({a} {op} {b})"
+
+    def fresh(self):
+        self.n += 1
+        return f"v{self.n}"
+
+    def emit(self, text):
+        self.lines.append("  " * (self.depth + 2) + text)
+
+    def statement(self, budget):
+        kind = self.rng.choice(["load", "load", "load", "chain", "inner", "walk", "if", "reduce",
+                                "reduce", "store", "hist", "continue"])
+        if kind == "load":
+            v = self.fresh()
+            self.emit(f"long {v} = T{self.rng.randrange(3)}[({self.expr()}) & {MASK}];")
+            self.vars.append(v)
+        elif kind == "chain":
+            v = self.fresh()
+            self.emit(f"long {v} = T0[T1[({self.expr()}) & {MASK}] & {MASK}];")
+            self.vars.append(v)
+        elif kind == "inner":
+            v, j = self.fresh(), self.fresh()
+            self.emit(f"long {v} = 0;")
+            self.emit(f"for (long {j} = 0; {j} < ({self.rng.choice(self.vars)} & 3); ++{j})")
+            self.emit(f"  {v} += T2[({v} + {j} * 7 + {self.rng.choice(self.vars)}) & {MASK}];")
+            self.vars.append(v)
+        elif kind == "walk":
+            p, s, k = self.fresh(), self.fresh(), self.fresh()
+            self.emit(f"long {p} = ({self.expr()}) & {MASK}, {s} = 0;")
+            self.emit(f"for (int {k} = 0; {k} < 6 && NXT[{p}] >= 0; ++{k}) {{ {s} += T1[{p}]; {p} = NXT[{p}]; }}")
+            self.vars.append(s)
+        elif kind == "if" and budget > 1 and self.depth < 2:
+            self.emit(f"if ({self.rng.choice(self.vars)} % 3 {self.rng.choice(['<', '>', '=='])} 1) {{")
+            self.depth += 1
+            saved = list(self.vars)
+            for _ in range(self.rng.randint(1, 2)):
+                self.statement(budget - 1)
+            self.vars = saved  # names declared inside the block end with it
+            self.depth -= 1
+            self.emit("}")
+        elif kind == "reduce":
+            x = self.rng.choice(self.vars)
+            self.emit(self.rng.choice([
+                f"r_add += {x};", f"r_xor ^= {x};", f"r_or |= {x} & 0xff0;",
+                f"r_min = {x} < r_min ? {x} : r_min;",
+                f"r_umax = (unsigned long){x} > r_umax ? (unsigned long){x} : r_umax;",
+                f"r_cnt += ({x} & 1) != 0;"]))
+        elif kind == "store":
+            self.emit(f"out[i] = {self.rng.choice(self.vars)};")
+        elif kind == "hist":
+            self.emit(f"H[({self.rng.choice(self.vars)}) & 255] += 1;")
+        elif kind == "continue" and self.depth == 0:
+            self.emit(f"if (({self.rng.choice(self.vars)} & 15) == 3) continue;")
+
+
+def program(seed):
+    rng = random.Random(seed)
+    body = Body(rng)
+    for _ in range(rng.randint(2, 6)):
+        body.statement(3)
+    body.emit(f"out[i] ^= {body.rng.choice(body.vars)};")
+    stmts = "\n".join(body.lines)
+    return f"""// fuzz seed {seed}
+#include <stdio.h>
+#include <stdlib.h>
+static long T0[{MASK + 1}], T1[{MASK + 1}], T2[{MASK + 1}], NXT[{MASK + 1}], H[256];
+int main(int argc, char **argv) {{
+  int n = atoi(argv[1]);
+  unsigned long x = {seed} * 2654435761ul + 1;
+  for (int k = 0; k <= {MASK}; ++k) {{
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17; T0[k] = (long)(x % 100003) - 50000;
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17; T1[k] = (long)(x % 1000);
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17; T2[k] = (long)x;
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17; NXT[k] = x % 5 == 0 ? -1 : (long)(x % {MASK + 1});
+  }}
+  int *idx = calloc(n + 1, sizeof *idx);
+  long *out = calloc(n + 1, sizeof *out);
+  for (int k = 0; k < n; ++k) {{ x ^= x << 13; x ^= x >> 7; x ^= x << 17; idx[k] = (int)(x % {MASK + 1}); }}
+  long r_add = 0, r_xor = 0, r_or = 0, r_min = 1L << 62, r_cnt = 0;
+  unsigned long r_umax = 0;
+#pragma memcoro parallel(N)
+  for (int i = 0; i < n; ++i) {{
+{stmts}
+  }}
+  unsigned long h = 1469598103934665603ul;
+  for (int k = 0; k < n; ++k) h = (h ^ (unsigned long)out[k]) * 1099511628211ul;
+  for (int k = 0; k < 256; ++k) h = (h ^ (unsigned long)H[k]) * 1099511628211ul;
+  printf("%ld %ld %ld %ld %ld %lu %lx\\n", r_add, r_xor, r_or, r_min, r_cnt, r_umax, h);
+  return 0;
+}}
+"""
+
+
+def seeds(spec):
+    lo, _, hi = spec.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", required=True, help="directory holding memcoro-cc")
+    ap.add_argument("--seeds", default="0-9", help="seed range, e.g. 0-199")
+    ap.add_argument("--keep", help="directory to copy failing programs into")
+    args = ap.parse_args()
+    cc = os.path.join(args.bin, "memcoro-cc")
+    failures, transformed, total = [], 0, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in seeds(args.seeds):
+            src = os.path.join(tmp, f"fuzz{seed}.c")
+            with open(src, "w") as f:
+                f.write(program(seed))
+            for n in PARALLELISMS:
+                exes = []
+                for mode in ("-fno-memcoro", "-fmemcoro"):
+                    exe = os.path.join(tmp, f"fuzz{seed}-{n}{mode}")
+                    r = subprocess.run([cc, mode, "-O2", f"-DN={n}", "-Rpass=memcoro", src, "-o", exe],
+                                       capture_output=True, text=True)
+                    if r.returncode != 0:
+                        failures.append(f"seed {seed} N={n} {mode}: compile failed\n{r.stderr[-2000:]}")
+                        break
+                    if mode == "-fmemcoro" and "turned into" in r.stderr:
+                        transformed += 1
+                    exes.append(exe)
+                if len(exes) != 2:
+                    continue
+                total += 1
+                for trips in TRIPS:
+                    outs = [subprocess.run([e, str(trips)], capture_output=True, text=True, timeout=60)
+                            for e in exes]
+                    if outs[0].returncode or outs[1].returncode or outs[0].stdout != outs[1].stdout:
+                        failures.append(f"seed {seed} N={n} trips={trips}: serial {outs[0].stdout.strip()!r} "
+                                        f"(exit {outs[0].returncode}), memcoro {outs[1].stdout.strip()!r} "
+                                        f"(exit {outs[1].returncode})")
+                        break
+            if failures and args.keep:
+                os.makedirs(args.keep, exist_ok=True)
+                subprocess.run(["cp", src, args.keep])
+            print(f"seed {seed}: {'FAIL' if failures else 'ok'}", flush=True)
+    print(f"{total} builds compared, {transformed} of them transformed by memcoro")
+    if failures:
+        print("\n".join(failures))
+        print(f"FAIL: {len(failures)} differences")
+        sys.exit(1)
+    print("PASS: every fuzzed loop printed what the serial loop printed")
+
+
+if __name__ == "__main__":
+    main()
