@@ -14,7 +14,7 @@
 // LINK-SAME: "-load" "{{[^"]*}}/lib/MemcoroPragma.so"
 // LINK-SAME: "-load" "{{[^"]*}}/lib/MemcoroPasses.so"
 // LINK-SAME: "-fpass-plugin={{[^"]*}}/lib/MemcoroPasses.so"
-// LINK: "{{[^"]*}}ld{{[^"]*}}"
+// LINK: "{{[^"]*}}/ld"
 // LINK-SAME: "-L{{[^"]*}}/lib"
 // LINK-SAME: "-lmemcoro_rt" "-lpthread"
 //
