@@ -53,6 +53,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -456,10 +457,19 @@ bool LoopSplitter::checkCallsAndControlFlow() {
         return false;
       }
     }
-  ReversePostOrderTraversal<Function *> RPOT(&F);
-  if (containsIrreducibleCFG<const BasicBlock *>(RPOT, LI)) {
-    reject("Irreducible", "the function has irreducible control flow");
-    return false;
+  // Only cycles through the loop's own blocks matter: another marked loop's
+  // state machine elsewhere in the function is irreducible by construction.
+  CycleInfo Cycles;
+  Cycles.compute(F);
+  SmallVector<const Cycle *, 8> Work(Cycles.toplevel_cycles());
+  while (!Work.empty()) {
+    const Cycle *C = Work.pop_back_val();
+    if (!C->isReducible() && any_of(C->blocks(), [&](BasicBlock *BB) { return L.contains(BB); })) {
+      reject("Irreducible", "the loop has irreducible control flow (a goto into the middle of a cycle)",
+             C->getHeader()->getTerminator());
+      return false;
+    }
+    append_range(Work, C->children());
   }
   return true;
 }
@@ -1279,8 +1289,28 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (Reshaped)
       SE.forgetLoop(Target);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
+    // A marked loop inside this one stops being a loop once this one is a
+    // state machine (it is entered from the scheduler mid-body).
+    SmallVector<Loop *, 2> MarkedInside;
+    for (Loop *Sub : Target->getLoopsInPreorder())
+      if (Sub != Target && getMarkedParallelism(*Sub))
+        MarkedInside.push_back(Sub);
+    SmallVector<std::pair<Metadata *, DebugLoc>, 2> Nested;
+    for (Loop *Sub : MarkedInside)
+      if (const MDOperand *Id = findStringMetadataForLoop(Sub, LoopIdMD).value_or(nullptr))
+        Nested.push_back({Id->get(), Sub->getStartLoc()});
+    BasicBlock *Anchor = Target->getHeader();
     LoopSplitter Splitter(F, *Target, LI, DT, SE, AC, ORE, RAI, HasTwin);
-    if (!Splitter.run()) {
+    if (Splitter.run()) {
+      for (auto &[Id, Loc] : Nested) {
+        M.getOrInsertNamedMetadata(SeenLoopsMD)->addOperand(MDNode::get(F.getContext(), {Id}));
+        ORE.emit([&] {
+          return OptimizationRemarkMissed(RemarkPass, "NestedMarked", Loc, Anchor)
+                 << "marked loop not interleaved on its own: it is inside another marked loop, whose "
+                    "iterations memcoro interleaves instead (nested interleaving is not supported)";
+        });
+      }
+    } else {
       // Left serial: drop the markers so that the loop optimises as usual.
       for (CallInst *Marker : getRemoteBaseCalls(*Target))
         Marker->eraseFromParent();

@@ -10,6 +10,8 @@ memcoro leaves serial are compared too: the answer must be right either way.
 
   test/diff/fuzz.py --bin build/bin --seeds 0-199        a local campaign
   test/diff/fuzz.py --bin build/bin --seeds 0-9          what CI runs
+  test/diff/fuzz.py --bin build/bin --memcoro-flags='-mllvm -memcoro-dispatch=ring'
+                                                         the ring scheduler on every loop
 A failing seed's program is kept (--keep DIR) for a bug report."""
 import argparse
 import os
@@ -137,11 +139,14 @@ def main():
     ap.add_argument("--bin", required=True, help="directory holding memcoro-cc")
     ap.add_argument("--seeds", default="0-9", help="seed range, e.g. 0-199")
     ap.add_argument("--keep", help="directory to copy failing programs into")
+    ap.add_argument("--memcoro-flags", default="",
+                    help="extra flags for the memcoro build, e.g. '-mllvm -memcoro-dispatch=ring'")
     args = ap.parse_args()
     cc = os.path.join(args.bin, "memcoro-cc")
     failures, transformed, total = [], 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds(args.seeds):
+            failures_before = len(failures)
             src = os.path.join(tmp, f"fuzz{seed}.c")
             with open(src, "w") as f:
                 f.write(program(seed))
@@ -149,7 +154,8 @@ def main():
                 exes = []
                 for mode in ("-fno-memcoro", "-fmemcoro"):
                     exe = os.path.join(tmp, f"fuzz{seed}-{n}{mode}")
-                    r = subprocess.run([cc, mode, "-O2", f"-DN={n}", "-Rpass=memcoro", src, "-o", exe],
+                    extra = args.memcoro_flags.split() if mode == "-fmemcoro" else []
+                    r = subprocess.run([cc, mode, "-O2", f"-DN={n}", "-Rpass=memcoro", *extra, src, "-o", exe],
                                        capture_output=True, text=True)
                     if r.returncode != 0:
                         failures.append(f"seed {seed} N={n} {mode}: compile failed\n{r.stderr[-2000:]}")
@@ -168,10 +174,11 @@ def main():
                                         f"(exit {outs[0].returncode}), memcoro {outs[1].stdout.strip()!r} "
                                         f"(exit {outs[1].returncode})")
                         break
-            if failures and args.keep:
+            failed = len(failures) > failures_before
+            if failed and args.keep:
                 os.makedirs(args.keep, exist_ok=True)
                 subprocess.run(["cp", src, args.keep])
-            print(f"seed {seed}: {'FAIL' if failures else 'ok'}", flush=True)
+            print(f"seed {seed}: {'FAIL' if failed else 'ok'}", flush=True)
     print(f"{total} builds compared, {transformed} of them transformed by memcoro")
     if failures:
         print("\n".join(failures))

@@ -10,7 +10,7 @@
 ; REMARK: marked loop left serial: floating-point reduction whose result depends on the order of the additions; allow reassociation
 ; REMARK: marked loop left serial: the number of iterations cannot be computed before the loop starts (the exit test depends on values computed in the loop)
 ; REMARK: marked loop left serial: a value computed in the loop is used after it and is not a reduction
-; REMARK: marked loop left serial: the function has irreducible control flow
+; REMARK: marked loop left serial: the loop has irreducible control flow (a goto into the middle of a cycle)
 ; REMARK: marked loop left serial: the loop has a volatile access, whose order memcoro must not change
 
 ; CHECK-NOT: memcoro.slots
