@@ -165,6 +165,8 @@ private:
   bool makeAvailableAt(Value *V, Instruction *At, unsigned Depth);
   bool everyIterationSuspendsAlike() const;
   void dropCoveredSuspensions();
+  bool suspendsBetween(Instruction *Early, Instruction *Late, const Instruction *Ignore) const;
+  bool checkUpdatesNotSplit();
 
   // Transformation.
   void transform();
@@ -623,15 +625,96 @@ bool LoopSplitter::planSuspensions() {
   return true;
 }
 
+/// Whether the iteration may yield after \p Early and before \p Late (which
+/// \p Early dominates): a suspension point other than \p Ignore lies in
+/// between, on a path through the innermost loop holding both that does not
+/// go round that loop's back edge.
+bool LoopSplitter::suspendsBetween(Instruction *Early, Instruction *Late, const Instruction *Ignore) const {
+  auto yieldsAt = [&](const Instruction *I) {
+    return I != Ignore && any_of(Suspensions, [&](const Suspension &S) { return S.At == I; });
+  };
+  auto yieldsIn = [&](Instruction *First, Instruction *Last) {
+    for (Instruction *I = First; I; I = I == Last ? nullptr : I->getNextNode())
+      if (yieldsAt(I))
+        return true;
+    return false;
+  };
+  BasicBlock *From = Early->getParent(), *To = Late->getParent();
+  if (From == To)
+    return Early != Late && yieldsIn(Early->getNextNode(), Late);
+  if (yieldsIn(Early->getNextNode(), nullptr) || yieldsIn(&To->front(), Late))
+    return true;
+  Loop *Around = LI.getLoopFor(From);
+  while (!Around->contains(To))
+    Around = Around->getParentLoop();
+  auto walk = [&](BasicBlock *Start, bool Forward) {
+    SmallPtrSet<BasicBlock *, 16> Seen;
+    SmallVector<BasicBlock *, 8> Work = {Start};
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (!Seen.insert(BB).second || (BB != Start && (BB == From || BB == To)))
+        continue;
+      if (Forward) {
+        for (BasicBlock *Succ : successors(BB))
+          if (Around->contains(Succ) && Succ != Around->getHeader())
+            Work.push_back(Succ);
+      } else if (BB != Around->getHeader()) {
+        for (BasicBlock *Pred : predecessors(BB))
+          if (Around->contains(Pred))
+            Work.push_back(Pred);
+      }
+    }
+    return Seen;
+  };
+  SmallPtrSet<BasicBlock *, 16> After = walk(From, true), Before = walk(To, false);
+  for (BasicBlock *BB : After)
+    if (BB != From && BB != To && Before.contains(BB) && yieldsIn(&BB->front(), nullptr))
+      return true;
+  return false;
+}
+
+/// A load and a later store of the same location with a suspension in
+/// between (t[k] += v split by another access's yield, or two increments that
+/// GVN and DSE merged across a dependent load) would let another iteration
+/// update the location in between, losing its update. Serial loops never do
+/// that, so such a loop stays serial. The paper's lock table (III-E) would
+/// make the update atomic instead.
+bool LoopSplitter::checkUpdatesNotSplit() {
+  auto sameLocation = [&](Value *A, Value *B) {
+    if (A == B)
+      return true;
+    int64_t OffA = 0, OffB = 0;
+    Value *BaseA = GetPointerBaseWithConstantOffset(A, OffA, DL);
+    Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
+    return BaseA == BaseB && OffA == OffB;
+  };
+  SmallVector<Instruction *, 16> Loads, Stores;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (isa<LoadInst>(&I))
+        Loads.push_back(&I);
+      else if (isa<StoreInst>(&I) || isa<AtomicRMWInst>(&I) || isa<AtomicCmpXchgInst>(&I))
+        Stores.push_back(&I);
+    }
+  for (Instruction *Store : Stores)
+    for (Instruction *Load : Loads)
+      if (sameLocation(pointerOf(Load), pointerOf(Store)) && DT.dominates(Load, Store) &&
+          suspendsBetween(Load, Store, nullptr)) {
+        reject("SplitUpdate",
+               "a read-modify-write of one memory location would be split by a suspension point, so "
+               "another iteration could update the location in between",
+               Store);
+        return false;
+      }
+  return true;
+}
+
 /// A suspension whose accesses all touch a line that an earlier access of the
 /// same phase already brought in (the conditional store of `if (u < p[v])
 /// p[v] = u`, or e->next after e->key) must not yield: the line is there, and yielding between
 /// the read and the write would let another iteration update the location
 /// in between, which the serial loop never does.
 void LoopSplitter::dropCoveredSuspensions() {
-  SmallPtrSet<BasicBlock *, 8> SuspendingBlocks;
-  for (Suspension &S : Suspensions)
-    SuspendingBlocks.insert(S.At->getParent());
   // Fields of one record (e->key, then e->next in the latch): same base, and
   // offsets less than a cache line apart.
   auto sameLine = [&](Value *A, Value *B) {
@@ -642,47 +725,10 @@ void LoopSplitter::dropCoveredSuspensions() {
     Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
     return BaseA == BaseB && std::abs(OffA - OffB) < 64;
   };
-  auto coveredBy = [&](Instruction *Late, Instruction *Early) {
-    if (!sameLine(pointerOf(Late), pointerOf(Early)) || !DT.dominates(Early, Late) ||
-        LI.getLoopFor(Early->getParent()) != LI.getLoopFor(Late->getParent()))
-      return false;
-    // Every block between them (not going round a loop) must be free of
-    // suspensions; Late's own block is the one being decided.
-    BasicBlock *From = Early->getParent(), *To = Late->getParent();
-    if (From == To)
-      return Early->comesBefore(Late);
-    for (Instruction *I = Early->getNextNode(); I; I = I->getNextNode())
-      for (Suspension &S : Suspensions)
-        if (S.At == I)
-          return false;
-    // Both lie in the same innermost loop, which a path can leave and
-    // re-enter only through its header. The blocks between them are those
-    // reachable from Early's block and reaching Late's, off the back edge.
-    Loop *Around = LI.getLoopFor(From);
-    auto walk = [&](BasicBlock *Start, bool Forward) {
-      SmallPtrSet<BasicBlock *, 16> Seen;
-      SmallVector<BasicBlock *, 8> Work = {Start};
-      while (!Work.empty()) {
-        BasicBlock *BB = Work.pop_back_val();
-        if (!Seen.insert(BB).second || (BB != Start && (BB == From || BB == To)))
-          continue;
-        if (Forward) {
-          for (BasicBlock *Succ : successors(BB))
-            if (Around->contains(Succ) && Succ != Around->getHeader())
-              Work.push_back(Succ);
-        } else if (BB != Around->getHeader()) {
-          for (BasicBlock *Pred : predecessors(BB))
-            if (Around->contains(Pred))
-              Work.push_back(Pred);
-        }
-      }
-      return Seen;
-    };
-    SmallPtrSet<BasicBlock *, 16> After = walk(From, true), Before = walk(To, false);
-    for (BasicBlock *BB : After)
-      if (BB != From && BB != To && Before.contains(BB) && SuspendingBlocks.contains(BB))
-        return false;
-    return true;
+  auto coveredBy = [&](Instruction *Late, Instruction *Early, const Instruction *Deciding) {
+    return sameLine(pointerOf(Late), pointerOf(Early)) && DT.dominates(Early, Late) &&
+           LI.getLoopFor(Early->getParent()) == LI.getLoopFor(Late->getParent()) &&
+           !suspendsBetween(Early, Late, Deciding);
   };
   SmallVector<Instruction *, 16> AllAccesses;
   for (Suspension &S : Suspensions)
@@ -693,7 +739,7 @@ void LoopSplitter::dropCoveredSuspensions() {
     Changed = false;
     for (auto It = Suspensions.begin(); It != Suspensions.end(); ++It) {
       bool Covered = all_of(It->Accesses, [&](Instruction *A) {
-        return any_of(AllAccesses, [&](Instruction *E) { return E != A && coveredBy(A, E); });
+        return any_of(AllAccesses, [&](Instruction *E) { return E != A && coveredBy(A, E, It->At); });
       });
       if (!Covered)
         continue;
@@ -701,9 +747,6 @@ void LoopSplitter::dropCoveredSuspensions() {
                         << ": its line was fetched earlier in the same phase\n");
       ++NumCoalesced;
       Suspensions.erase(It);
-      SuspendingBlocks.clear();
-      for (Suspension &S : Suspensions)
-        SuspendingBlocks.insert(S.At->getParent());
       Changed = true;
       break;
     }
@@ -730,7 +773,7 @@ bool LoopSplitter::run() {
                                     L.getHeader()->getName().str().c_str(), F.getName().str().c_str());
 
   if (!checkExits() || !checkTripCount() || !classifyHeaderPhis() || !checkCallsAndControlFlow() ||
-      !checkLocalMemory() || !checkLiveOuts() || !planSuspensions())
+      !checkLocalMemory() || !checkLiveOuts() || !planSuspensions() || !checkUpdatesNotSplit())
     return false;
   Lockstep = ForcedDispatch != DispatchStyle::Ring && everyIterationSuspendsAlike();
   FieldBase = Lockstep ? 0 : 1;

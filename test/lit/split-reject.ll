@@ -12,6 +12,7 @@
 ; REMARK: marked loop left serial: a value computed in the loop is used after it and is not a reduction
 ; REMARK: marked loop left serial: the loop has irreducible control flow (a goto into the middle of a cycle)
 ; REMARK: marked loop left serial: the loop has a volatile access, whose order memcoro must not change
+; REMARK: marked loop left serial: a read-modify-write of one memory location would be split by a suspension point, so another iteration could update the location in between
 
 ; CHECK-NOT: memcoro.slots
 ; CHECK-NOT: llvm.prefetch
@@ -44,7 +45,7 @@ if.end:                                           ; preds = %if.else
   %add = add nuw nsw i64 %1, %s.08
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !15
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !16
 
 for.end:                                          ; preds = %if.end, %if.else, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %s.08, %if.else ], [ %add, %if.end ]
@@ -73,7 +74,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   %1 = load i64, ptr %arrayidx2, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !20
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !21
 
 for.end:                                          ; preds = %if.else, %entry
   %x.0.lcssa = phi i64 [ 1, %entry ], [ %1, %if.else ]
@@ -100,7 +101,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   tail call void @opaque(i64 noundef %1)
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !22
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !23
 
 for.end:                                          ; preds = %if.else, %entry
   ret void
@@ -127,7 +128,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   store i64 %mul, ptr %arrayidx2, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !24
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !25
 
 for.end:                                          ; preds = %if.else, %entry
   ret void
@@ -154,7 +155,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   %add = fadd double %s.05, %1
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !26
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !27
 
 for.end:                                          ; preds = %if.else, %entry
   %s.0.lcssa = phi double [ 0.000000e+00, %entry ], [ %add, %if.else ]
@@ -175,7 +176,7 @@ if.else:                                          ; preds = %entry, %if.else
   %next = getelementptr inbounds i8, ptr %p.06, i64 8
   %1 = load ptr, ptr %next, align 8
   %tobool.not = icmp eq ptr %1, null
-  br i1 %tobool.not, label %for.end, label %if.else, !llvm.loop !28
+  br i1 %tobool.not, label %for.end, label %if.else, !llvm.loop !29
 
 for.end:                                          ; preds = %if.else, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %if.else ]
@@ -204,7 +205,7 @@ if.else:                                          ; preds = %if.else.preheader, 
   store i64 %add, ptr %arrayidx4, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.cond.for.end_crit_edge, label %if.else, !llvm.loop !30
+  br i1 %exitcond.not, label %for.cond.for.end_crit_edge, label %if.else, !llvm.loop !31
 
 for.cond.for.end_crit_edge:                       ; preds = %if.else
   %mul.le = mul nsw i64 %1, 3
@@ -255,7 +256,7 @@ if.end4:                                          ; preds = %second
   %add10 = add i64 %add9, %1
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !32
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !33
 
 for.end:                                          ; preds = %if.end4, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %add10, %if.end4 ]
@@ -283,15 +284,59 @@ if.else:                                          ; preds = %if.else.preheader, 
   %add = add nsw i64 %1, %s.05
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !34
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !35
 
 for.end:                                          ; preds = %if.else, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %if.else ]
   ret i64 %s.0.lcssa
 }
 
+; Function Attrs: nofree noinline norecurse nosync nounwind memory(argmem: readwrite) uwtable
+define dso_local void @split_update(ptr nocapture noundef %h, ptr nocapture noundef readonly %t0, ptr nocapture noundef readonly %t1, ptr nocapture noundef readonly %idx, ptr nocapture noundef writeonly %out, i32 noundef %n) local_unnamed_addr {
+entry:
+  %cmp9 = icmp sgt i32 %n, 0
+  br i1 %cmp9, label %if.else.preheader, label %for.end
 
-!memcoro.marked = !{!6, !7, !8, !9, !10, !11, !12, !13, !14}
+if.else.preheader:                                ; preds = %entry
+  %wide.trip.count = zext nneg i32 %n to i64
+  br label %if.else
+
+if.else:                                          ; preds = %if.else.preheader, %if.else
+  %indvars.iv = phi i64 [ 0, %if.else.preheader ], [ %indvars.iv.next, %if.else ]
+  %arrayidx = getelementptr inbounds i32, ptr %idx, i64 %indvars.iv
+  %0 = load i32, ptr %arrayidx, align 4
+  %and = and i32 %0, 255
+  %idxprom1 = zext nneg i32 %and to i64
+  %arrayidx2 = getelementptr inbounds i64, ptr %h, i64 %idxprom1
+  %1 = load i64, ptr %arrayidx2, align 8
+  %add = add nsw i64 %1, 1
+  store i64 %add, ptr %arrayidx2, align 8
+  %2 = load i32, ptr %arrayidx, align 4
+  %and5 = and i32 %2, 4095
+  %idxprom6 = zext nneg i32 %and5 to i64
+  %arrayidx7 = getelementptr inbounds i64, ptr %t1, i64 %idxprom6
+  %3 = load i64, ptr %arrayidx7, align 8
+  %and8 = and i64 %3, 4095
+  %arrayidx9 = getelementptr inbounds i64, ptr %t0, i64 %and8
+  %4 = load i64, ptr %arrayidx9, align 8
+  %and12 = and i32 %2, 255
+  %idxprom13 = zext nneg i32 %and12 to i64
+  %arrayidx14 = getelementptr inbounds i64, ptr %h, i64 %idxprom13
+  %5 = load i64, ptr %arrayidx14, align 8
+  %add15 = add nsw i64 %5, 1
+  store i64 %add15, ptr %arrayidx14, align 8
+  %arrayidx17 = getelementptr inbounds i64, ptr %out, i64 %indvars.iv
+  store i64 %4, ptr %arrayidx17, align 8
+  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
+  %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
+  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !37
+
+for.end:                                          ; preds = %if.else, %entry
+  ret void
+}
+
+
+!memcoro.marked = !{!6, !7, !8, !9, !10, !11, !12, !13, !14, !15}
 
 !6 = !{i32 1, !"early_exit"}
 !7 = !{i32 2, !"carried"}
@@ -302,24 +347,27 @@ for.end:                                          ; preds = %if.else, %entry
 !12 = !{i32 7, !"live_out"}
 !13 = !{i32 8, !"irreducible"}
 !14 = !{i32 9, !"volatile_read"}
-!15 = distinct !{!15, !16, !17, !18, !19}
-!16 = !{!"llvm.loop.mustprogress"}
-!17 = !{!"memcoro.parallel", i32 4}
-!18 = !{!"memcoro.id", i32 1}
-!19 = !{!"llvm.loop.unroll.disable"}
-!20 = distinct !{!20, !16, !17, !21, !19}
-!21 = !{!"memcoro.id", i32 2}
-!22 = distinct !{!22, !16, !17, !23, !19}
-!23 = !{!"memcoro.id", i32 3}
-!24 = distinct !{!24, !16, !17, !25, !19}
-!25 = !{!"memcoro.id", i32 4}
-!26 = distinct !{!26, !16, !17, !27, !19}
-!27 = !{!"memcoro.id", i32 5}
-!28 = distinct !{!28, !16, !17, !29, !19}
-!29 = !{!"memcoro.id", i32 6}
-!30 = distinct !{!30, !16, !17, !31, !19}
-!31 = !{!"memcoro.id", i32 7}
-!32 = distinct !{!32, !16, !17, !33, !19}
-!33 = !{!"memcoro.id", i32 8}
-!34 = distinct !{!34, !16, !17, !35, !19}
-!35 = !{!"memcoro.id", i32 9}
+!15 = !{i32 10, !"split_update"}
+!16 = distinct !{!16, !17, !18, !19, !20}
+!17 = !{!"llvm.loop.mustprogress"}
+!18 = !{!"memcoro.parallel", i32 4}
+!19 = !{!"memcoro.id", i32 1}
+!20 = !{!"llvm.loop.unroll.disable"}
+!21 = distinct !{!21, !17, !18, !22, !20}
+!22 = !{!"memcoro.id", i32 2}
+!23 = distinct !{!23, !17, !18, !24, !20}
+!24 = !{!"memcoro.id", i32 3}
+!25 = distinct !{!25, !17, !18, !26, !20}
+!26 = !{!"memcoro.id", i32 4}
+!27 = distinct !{!27, !17, !18, !28, !20}
+!28 = !{!"memcoro.id", i32 5}
+!29 = distinct !{!29, !17, !18, !30, !20}
+!30 = !{!"memcoro.id", i32 6}
+!31 = distinct !{!31, !17, !18, !32, !20}
+!32 = !{!"memcoro.id", i32 7}
+!33 = distinct !{!33, !17, !18, !34, !20}
+!34 = !{!"memcoro.id", i32 8}
+!35 = distinct !{!35, !17, !18, !36, !20}
+!36 = !{!"memcoro.id", i32 9}
+!37 = distinct !{!37, !17, !18, !38, !20}
+!38 = !{!"memcoro.id", i32 10}
