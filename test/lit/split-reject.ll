@@ -292,7 +292,7 @@ for.end:                                          ; preds = %if.else, %entry
 }
 
 ; Function Attrs: nofree noinline norecurse nosync nounwind memory(argmem: readwrite) uwtable
-define dso_local void @split_update(ptr nocapture noundef %h, ptr nocapture noundef readonly %t0, ptr nocapture noundef readonly %t1, ptr nocapture noundef readonly %idx, ptr nocapture noundef writeonly %out, i32 noundef %n) local_unnamed_addr {
+define dso_local void @split_update(ptr noalias nocapture noundef %h, ptr noalias nocapture noundef readonly %t0, ptr noalias nocapture noundef readonly %t1, ptr noalias nocapture noundef readonly %idx, ptr noalias nocapture noundef writeonly %out, i32 noundef %n) local_unnamed_addr {
 entry:
   %cmp9 = icmp sgt i32 %n, 0
   br i1 %cmp9, label %if.else.preheader, label %for.end
@@ -309,24 +309,17 @@ if.else:                                          ; preds = %if.else.preheader, 
   %idxprom1 = zext nneg i32 %and to i64
   %arrayidx2 = getelementptr inbounds i64, ptr %h, i64 %idxprom1
   %1 = load i64, ptr %arrayidx2, align 8
-  %add = add nsw i64 %1, 1
-  store i64 %add, ptr %arrayidx2, align 8
-  %2 = load i32, ptr %arrayidx, align 4
-  %and5 = and i32 %2, 4095
+  %and5 = and i32 %0, 4095
   %idxprom6 = zext nneg i32 %and5 to i64
   %arrayidx7 = getelementptr inbounds i64, ptr %t1, i64 %idxprom6
-  %3 = load i64, ptr %arrayidx7, align 8
-  %and8 = and i64 %3, 4095
+  %2 = load i64, ptr %arrayidx7, align 8
+  %and8 = and i64 %2, 4095
   %arrayidx9 = getelementptr inbounds i64, ptr %t0, i64 %and8
-  %4 = load i64, ptr %arrayidx9, align 8
-  %and12 = and i32 %2, 255
-  %idxprom13 = zext nneg i32 %and12 to i64
-  %arrayidx14 = getelementptr inbounds i64, ptr %h, i64 %idxprom13
-  %5 = load i64, ptr %arrayidx14, align 8
-  %add15 = add nsw i64 %5, 1
-  store i64 %add15, ptr %arrayidx14, align 8
+  %3 = load i64, ptr %arrayidx9, align 8
+  %add15 = add nsw i64 %1, 2
+  store i64 %add15, ptr %arrayidx2, align 8
   %arrayidx17 = getelementptr inbounds i64, ptr %out, i64 %indvars.iv
-  store i64 %4, ptr %arrayidx17, align 8
+  store i64 %3, ptr %arrayidx17, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
   br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !37
