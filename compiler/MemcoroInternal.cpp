@@ -26,6 +26,18 @@ std::optional<unsigned> memcoro::getMarkedParallelism(const Loop &L) {
   return mdconst::extract<ConstantInt>(*Op)->getZExtValue();
 }
 
+Value *memcoro::accessedPointer(Instruction &I) {
+  if (auto *Load = dyn_cast<LoadInst>(&I))
+    return Load->getPointerOperand();
+  if (auto *Store = dyn_cast<StoreInst>(&I))
+    return Store->getPointerOperand();
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return RMW->getPointerOperand();
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    return CX->getPointerOperand();
+  return nullptr;
+}
+
 SmallVector<CallInst *, 4> memcoro::getRemoteBaseCalls(const Loop &L) {
   SmallVector<CallInst *, 4> Calls;
   for (BasicBlock *BB : L.blocks())

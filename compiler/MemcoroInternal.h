@@ -54,6 +54,10 @@ llvm::Function *getOrInsertRemoteBaseFn(llvm::Module &M);
 /// 0 if the pragma left N to memcoro.
 std::optional<unsigned> getMarkedParallelism(const llvm::Loop &L);
 
+/// The address a load, store or atomic update accesses; null for any other
+/// instruction.
+llvm::Value *accessedPointer(llvm::Instruction &I);
+
 /// The marker calls in the loop's blocks, in program order.
 llvm::SmallVector<llvm::CallInst *, 4> getRemoteBaseCalls(const llvm::Loop &L);
 

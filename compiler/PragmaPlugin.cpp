@@ -190,7 +190,7 @@ Token literal(Preprocessor &PP, StringRef Spelling, tok::TokenKind K,
   return T;
 }
 
-/// A remote() path as written, for diagnostics: `t.entries`, `this->rows`.
+/// A remote() path as written, for diagnostics and remarks: `t.entries`, `this->rows`.
 std::string spell(llvm::ArrayRef<Token> Path) {
   std::string Text;
   for (const Token &T : Path)
@@ -619,10 +619,8 @@ private:
     // The marker string carries the name as written, so that remarks can say
     // remote(entries, buckets): IR keeps no source names.
     for (const auto &Path : C.RemoteNames) {
-      std::string Named = RemoteMarker.str() + " ";
-      for (const Token &T : Path)
-        Named += PP.getSpelling(T);
-      Annotation({"unsigned", "long"}, Path, Named, Path.front().getLocation());
+      Annotation({"unsigned", "long"}, Path, (RemoteMarker + " " + spell(Path)).str(),
+                 Path.front().getLocation());
     }
     if (C.ParallelLoc.isValid()) {
       Annotation({"int"}, C.ParallelExpr, LoopMarker, PragmaLoc);

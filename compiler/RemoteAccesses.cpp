@@ -41,18 +41,6 @@ const char *memcoro::describe(RemoteReason R) {
 
 namespace {
 
-Value *accessedPointer(Instruction &I) {
-  if (auto *LI = dyn_cast<LoadInst>(&I))
-    return LI->getPointerOperand();
-  if (auto *SI = dyn_cast<StoreInst>(&I))
-    return SI->getPointerOperand();
-  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-    return RMW->getPointerOperand();
-  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
-    return CX->getPointerOperand();
-  return nullptr;
-}
-
 /// True if computing \p V inside \p L reads a value loaded inside \p L.
 /// Phis are followed, so a pointer walked through a list (p = p->next) counts.
 bool dependsOnLoopLoad(Value *V, const Loop &L, SmallPtrSetImpl<Value *> &Visited) {

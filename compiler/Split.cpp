@@ -130,14 +130,17 @@ struct Suspension {
   BasicBlock *Resume = nullptr; ///< where the scheduler resumes this suspension
 };
 
-Value *pointerOf(Instruction *I) {
-  if (auto *L = dyn_cast<LoadInst>(I))
-    return L->getPointerOperand();
-  if (auto *S = dyn_cast<StoreInst>(I))
-    return S->getPointerOperand();
-  if (auto *R = dyn_cast<AtomicRMWInst>(I))
-    return R->getPointerOperand();
-  return cast<AtomicCmpXchgInst>(I)->getPointerOperand();
+/// How many bytes \p B lies after \p A, when both are constant offsets from
+/// one base pointer.
+std::optional<int64_t> byteDistance(Value *A, Value *B, const DataLayout &DL) {
+  if (A == B)
+    return 0;
+  int64_t OffA = 0, OffB = 0;
+  Value *BaseA = GetPointerBaseWithConstantOffset(A, OffA, DL);
+  Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
+  if (BaseA != BaseB)
+    return std::nullopt;
+  return OffB - OffA;
 }
 
 class LoopSplitter {
@@ -602,7 +605,7 @@ bool LoopSplitter::planSuspensions() {
     for (Instruction &I : make_early_inc_range(*BB)) {
       if (!IsRemote.contains(&I))
         continue;
-      Value *Ptr = pointerOf(&I);
+      Value *Ptr = accessedPointer(I);
       bool Write = !isa<LoadInst>(&I);
       if (Open && makeAvailableAt(Ptr, Open->At, 6)) {
         ++NumCoalesced;
@@ -680,14 +683,7 @@ bool LoopSplitter::suspendsBetween(Instruction *Early, Instruction *Late, const 
 /// that, so such a loop stays serial. The paper's lock table (III-E) would
 /// make the update atomic instead.
 bool LoopSplitter::checkUpdatesNotSplit() {
-  auto sameLocation = [&](Value *A, Value *B) {
-    if (A == B)
-      return true;
-    int64_t OffA = 0, OffB = 0;
-    Value *BaseA = GetPointerBaseWithConstantOffset(A, OffA, DL);
-    Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
-    return BaseA == BaseB && OffA == OffB;
-  };
+  auto sameLocation = [&](Value *A, Value *B) { return byteDistance(A, B, DL) == 0; };
   SmallVector<Instruction *, 16> Loads, Stores;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
@@ -698,7 +694,7 @@ bool LoopSplitter::checkUpdatesNotSplit() {
     }
   for (Instruction *Store : Stores)
     for (Instruction *Load : Loads)
-      if (sameLocation(pointerOf(Load), pointerOf(Store)) && DT.dominates(Load, Store) &&
+      if (sameLocation(accessedPointer(*Load), accessedPointer(*Store)) && DT.dominates(Load, Store) &&
           suspendsBetween(Load, Store, nullptr)) {
         reject("SplitUpdate",
                "a read-modify-write of one memory location would be split by a suspension point, so "
@@ -718,15 +714,11 @@ void LoopSplitter::dropCoveredSuspensions() {
   // Fields of one record (e->key, then e->next in the latch): same base, and
   // offsets less than a cache line apart.
   auto sameLine = [&](Value *A, Value *B) {
-    if (A == B)
-      return true;
-    int64_t OffA = 0, OffB = 0;
-    Value *BaseA = GetPointerBaseWithConstantOffset(A, OffA, DL);
-    Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
-    return BaseA == BaseB && std::abs(OffA - OffB) < 64;
+    std::optional<int64_t> Distance = byteDistance(A, B, DL);
+    return Distance && std::abs(*Distance) < 64;
   };
   auto coveredBy = [&](Instruction *Late, Instruction *Early, const Instruction *Deciding) {
-    return sameLine(pointerOf(Late), pointerOf(Early)) && DT.dominates(Early, Late) &&
+    return sameLine(accessedPointer(*Late), accessedPointer(*Early)) && DT.dominates(Early, Late) &&
            LI.getLoopFor(Early->getParent()) == LI.getLoopFor(Late->getParent()) &&
            !suspendsBetween(Early, Late, Deciding);
   };
