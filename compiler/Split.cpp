@@ -232,6 +232,7 @@ private:
   SmallPtrSet<Instruction *, 8> Rematerialized;
   /// The blocks of one iteration, from iter.start to iter.end.
   SmallPtrSet<BasicBlock *, 32> Region;
+  SmallVector<BasicBlock *, 32> RegionOrder;
   DenseMap<Instruction *, SmallVector<unsigned, 2>> SavedAt;
   StructType *SlotTy = nullptr;
   AllocaInst *Slots = nullptr;
@@ -1066,8 +1067,8 @@ void LoopSplitter::transform() {
       QB.Insert(Copy, V->getName() + ".remat");
       return Restored[{V, J}] = Copy;
     };
-    for (Instruction *V : Rematerialized)
-      if (is_contained(SavedAt[V], J))
+    for (Instruction *V : Saved)
+      if (Rematerialized.contains(V) && is_contained(SavedAt[V], J))
         remat(V);
     QB.CreateBr(Sp.Post);
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Sp.Resume);
@@ -1142,7 +1143,10 @@ void LoopSplitter::computeSavedValues() {
   SmallVector<BasicBlock *, 32> Work = {IterStart};
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
-    if (!Region.insert(BB).second || BB == IterEnd)
+    if (!Region.insert(BB).second)
+      continue;
+    RegionOrder.push_back(BB);
+    if (BB == IterEnd)
       continue;
     append_range(Work, successors(BB));
   }
@@ -1150,7 +1154,7 @@ void LoopSplitter::computeSavedValues() {
   for (unsigned J = 0; J < Suspensions.size(); ++J)
     PostIndex[Suspensions[J].Post] = J;
 
-  for (BasicBlock *BB : Region)
+  for (BasicBlock *BB : RegionOrder)
     for (Instruction &I : *BB) {
       if (I.getType()->isVoidTy() || I.use_empty())
         continue;
@@ -1235,7 +1239,7 @@ void LoopSplitter::markUnpredictableSelects() {
       return false;
     return any_of(I->operands(), [&](Value *Op) { return dependsOnFar(Op, Depth - 1); });
   };
-  for (BasicBlock *BB : Region)
+  for (BasicBlock *BB : RegionOrder)
     for (Instruction &I : *BB)
       if (auto *Sel = dyn_cast<SelectInst>(&I); Sel && dependsOnFar(Sel->getCondition(), 4))
         Sel->setMetadata(LLVMContext::MD_unpredictable, MDNode::get(Ctx, {}));
