@@ -84,6 +84,10 @@ void registerPasses(PassBuilder &PB) {
           FPM.addPass(SplitPass());
           return true;
         }
+        if (Name == "print<memcoro-plan>") {
+          FPM.addPass(SplitPlanPrinterPass(errs()));
+          return true;
+        }
         if (Name == "print<memcoro-remote-accesses>") {
           FPM.addPass(RemoteAccessPrinterPass(errs()));
           return true;

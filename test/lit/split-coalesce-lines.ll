@@ -4,6 +4,18 @@
 ; iteration, is saved once where it is defined, not at every step.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
 ; RUN: %opt -passes='memcoro-split' -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
+
+; Two suspensions; the payload and next fields share the key's line, so
+; they need none of their own.
+; PLAN:      suspension 1: %e.011 = load i32, ptr %arrayidx1
+; PLAN-NEXT:   prefetch %arrayidx1
+; PLAN-NEXT: suspension 2: %1 = load i64, ptr %arrayidx6
+; PLAN-NEXT:   prefetch %arrayidx6
+; PLAN-NEXT: no suspension, line fetched earlier in the phase: %2 = load i64, ptr %payload
+; PLAN-NEXT: no suspension, line fetched earlier in the phase: %e.0 = load i32, ptr %next
+; PLAN-NEXT: dispatch: ring
+
 
 ; REMARK: loop turned into 16 interleaved coroutines: 2 suspension points
 

@@ -3,6 +3,14 @@
 ; inner loop's running values (lo, hi) saved in the slot.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
 ; RUN: %opt -passes='memcoro-split' -memcoro-dispatch=lockstep -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt -passes='print<memcoro-plan>' -memcoro-dispatch=lockstep -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
+
+; The suspension sits in the inner loop, so iterations drift apart: ring,
+; even when lockstep is asked for.
+; PLAN:      suspension 1: %1 = load i64, ptr %arrayidx
+; PLAN-NEXT:   prefetch %arrayidx
+; PLAN-NEXT: dispatch: ring
+
 
 ; Iterations drift out of phase (a different number of steps each), so even
 ; when lockstep is asked for, the ring scheduler is used.

@@ -5,6 +5,13 @@
 ; be shared by interleaved iterations: that loop stays serial.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
 ; RUN: %opt -passes='memcoro-split' -pass-remarks=memcoro -pass-remarks-missed=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
+
+; PLAN-LABEL: function 'private_array': interleaved
+; PLAN:       private stack memory: %f
+; PLAN:       suspension 1: %1 = load i64, ptr %arrayidx6
+; PLAN-NEXT:    shared by: %3 = load i64, ptr %arrayidx6.1
+
 
 ; REMARK: loop turned into 4 interleaved coroutines
 ; REMARK: marked loop left serial: a local variable or array declared outside the loop is written in it, so interleaved iterations would share it; declare it inside the loop body

@@ -5,6 +5,20 @@
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
 ; RUN: %opt -passes='memcoro-split' -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: %opt -passes='memcoro-split' -memcoro-default-parallelism=5 -S %s | FileCheck %s --check-prefix=FIVE
+; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
+
+; PLAN:      parallel(32), chosen by memcoro
+; PLAN-NEXT: inductions: %indvars.iv
+; PLAN-NEXT: reduction: %total.014 xor from 0
+; The address of p->next is computed above the suspension at p->v, so both
+; lines are prefetched there and the walk yields once per node.
+; PLAN-NEXT: hoist: %next = getelementptr inbounds i8, ptr %p.012, i64 8
+; PLAN-NEXT: suspension 1: %0 = load i64, ptr %p.012
+; PLAN-NEXT:   shared by: %p.0 = load ptr, ptr %next
+; PLAN-NEXT:   prefetch %p.012
+; PLAN-NEXT:   prefetch %next
+; PLAN-NEXT: dispatch: ring
+
 
 ; REMARK: loop turned into 32 interleaved coroutines (parallelism chosen by memcoro): 1 suspension point
 ; FIVE: alloca [5 x %memcoro.slot]

@@ -2,6 +2,20 @@
 ; a rejected loop is left exactly as it was apart from the memcoro metadata.
 ; RUN: %opt -passes='memcoro-split,verify' -pass-remarks-missed=memcoro -S %s 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
+
+; The plan says the same, with the remark's tag, for every loop in order.
+; PLAN:      loop %if.else in function 'early_exit': left serial (EarlyExit): the loop has an early exit
+; PLAN-NEXT: loop %if.else in function 'carried': left serial (LoopCarried):
+; PLAN-NEXT: loop %if.else in function 'calls': left serial (Call): call to 'opaque' may access memory
+; PLAN-NEXT: loop %if.else in function 'streams': left serial (NoSuspension):
+; PLAN-NEXT: loop %if.else in function 'fpsum': left serial (FPReduction):
+; PLAN-NEXT: loop %if.else in function 'list': left serial (UnknownTripCount):
+; PLAN-NEXT: loop %if.else in function 'live_out': left serial (LiveOut):
+; PLAN-NEXT: loop %if.else in function 'irreducible': left serial (Irreducible):
+; PLAN-NEXT: loop %if.else in function 'volatile_read': left serial (Volatile):
+; PLAN-NEXT: loop %if.else in function 'split_update': left serial (SplitUpdate): a read-modify-write of one memory location
+
 
 ; REMARK: marked loop left serial: the loop has an early exit (break, return or goto out of the loop)
 ; REMARK: marked loop left serial: a value is carried from one iteration to the next and is not a reduction memcoro recognises

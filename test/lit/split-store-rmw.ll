@@ -2,6 +2,13 @@
 ; address share one suspension, prefetched for writing.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
 ; RUN: %opt -passes='memcoro-split' -pass-remarks-analysis=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
+
+; PLAN:      suspension 1: %1 = load i64, ptr %arrayidx3
+; PLAN-NEXT:   shared by: store i64 %xor, ptr %arrayidx3
+; PLAN-NEXT:   prefetch %arrayidx3 for writing
+; PLAN-NEXT: dispatch: lockstep
+
 
 ; REMARK: suspension point: load prefetched, then resumed after 15 other iterations (1 more accesses share it)
 

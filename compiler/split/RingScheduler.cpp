@@ -1,0 +1,112 @@
+//===- RingScheduler.cpp - round-robin dispatch on each slot's own state ---===//
+//
+// The general scheduler of memcoro-split (CoroAMU's static FIFO scheduler),
+// for loops whose iterations drift out of phase: suspensions inside inner
+// loops or conditionals (binary search, list walks, chained probes). Each
+// slot keeps its own resume state in the first field of its slot; the
+// schedule block switches on it, and the slots are visited round robin:
+//
+//   sched: switch slot[s].resume
+//     0       launch: k = next++; k < TC ? iter.start : retire
+//     j       resume.j (the lowering's)
+//     S + 1   retired: skip
+//   a suspension stores resume = j before it yields
+//   iter.end -> launch: a finished iteration's slot takes the next one at once
+//   retire: resume = S + 1, live--
+//   next: s = (s + 1) mod N; live == 0 ? done : sched
+//
+// Where it runs and how to see it: SplitLowering.cpp; force it on a loop that
+// could run in lockstep with -memcoro-dispatch=ring:
+//   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split \
+//       -memcoro-dispatch=ring -S in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "split/SplitInternal.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+namespace {
+
+class RingScheduler final : public SchedulerCodeGen {
+public:
+  using SchedulerCodeGen::SchedulerCodeGen;
+
+  void createState(IRBuilder<> &Entry) override {
+    NextIter = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.next.iter");
+    LiveSlots = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.live");
+  }
+
+  void initState(IRBuilder<> &B) override {
+    B.CreateStore(B.getInt64(0), NextIter);
+    B.CreateStore(B.getInt64(S.N), LiveSlots);
+  }
+
+  /// The slot takes the next iteration, or retires when there is none.
+  Value *emitLaunch(IRBuilder<> &B) override {
+    Retire = BasicBlock::Create(S.Ctx, "memcoro.retire", &S.F, S.Header);
+    Value *K = B.CreateLoad(B.getInt64Ty(), NextIter, "memcoro.k");
+    B.CreateCondBr(B.CreateICmpULT(K, S.TripCount), S.IterStart, Retire);
+    return K;
+  }
+
+  void emitIterationStart(IRBuilder<> &B, Value *K) override {
+    B.CreateStore(B.CreateAdd(K, B.getInt64(1)), NextIter);
+  }
+
+  BasicBlock *afterIteration() override { return S.Launch; }
+
+  void addHeaderFields(SmallVectorImpl<Type *> &Fields) override { Fields.push_back(Type::getInt32Ty(S.Ctx)); }
+
+  /// Every slot starts in state 0: launch an iteration.
+  void initSlots(IRBuilder<> &B) override {
+    AllocaInst *Slots = S.Frame.slots();
+    B.CreateMemSet(Slots, B.getInt8(0), *Slots->getAllocationSize(S.F.getParent()->getDataLayout()), Slots->getAlign());
+  }
+
+  Value *emitResumeState(IRBuilder<> &B, Value *Slot) override {
+    return B.CreateLoad(B.getInt32Ty(), S.Frame.fieldPtr(B, Slot, ResumeField), "memcoro.state");
+  }
+
+  void emitSuspend(IRBuilder<> &B, Value *Slot, unsigned J) override {
+    B.CreateStore(B.getInt32(J + 1), S.Frame.fieldPtr(B, Slot, ResumeField));
+  }
+
+  /// retire: the slot leaves the ring for good.
+  void emitSchedulerBlocks() override {
+    IRBuilder<> B(Retire);
+    B.SetCurrentDebugLocation(S.Loc);
+    Value *Slot = B.CreateLoad(B.getInt64Ty(), S.SlotIndex);
+    B.CreateStore(B.getInt32(S.NumSuspensions + 1), S.Frame.fieldPtr(B, Slot, ResumeField));
+    B.CreateStore(B.CreateSub(B.CreateLoad(B.getInt64Ty(), LiveSlots), B.getInt64(1)), LiveSlots);
+    B.CreateBr(S.Next);
+  }
+
+  /// Round robin over the slots until every slot has retired.
+  void emitNext(IRBuilder<> &B, Value *NextSlot) override {
+    Value *Wrapped = isPowerOf2_32(S.N) ? B.CreateAnd(NextSlot, B.getInt64(S.N - 1))
+                                        : B.CreateSelect(B.CreateICmpEQ(NextSlot, B.getInt64(S.N)),
+                                                         B.getInt64(0), NextSlot);
+    B.CreateStore(Wrapped, S.SlotIndex);
+    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(B.getInt64Ty(), LiveSlots), B.getInt64(0)), S.Done, S.Sched);
+  }
+
+  void promotableState(SmallVectorImpl<AllocaInst *> &Allocas) override {
+    Allocas.append({NextIter, LiveSlots, S.SlotIndex});
+  }
+
+private:
+  static constexpr unsigned ResumeField = 0;
+  /// The next iteration to launch, and the slots not yet retired.
+  AllocaInst *NextIter = nullptr;
+  AllocaInst *LiveSlots = nullptr;
+  BasicBlock *Retire = nullptr;
+};
+
+} // namespace
+
+std::unique_ptr<SchedulerCodeGen> memcoro::createRingScheduler(Skeleton &S) {
+  return std::make_unique<RingScheduler>(S);
+}

@@ -1,0 +1,282 @@
+//===- SplitFrame.cpp - what a coroutine slot holds ------------------------===//
+//
+// The frame step of memcoro-split (see SplitInternal.h), run by the lowering
+// once the loop body is cut at its suspension points. A slot is the frame of
+// one in-flight iteration, reused by the next iteration when this one ends
+// (CoroAMU III-B, context minimisation):
+//
+//   - saved: a value defined in the iteration and live into the block a
+//     suspension resumes in (SSA liveness on the iteration's CFG, back edge
+//     cut). Loop invariants are used in place; reductions live in shared
+//     accumulators; neither takes a field.
+//   - stored once: a saved value with one instance per iteration (defined
+//     outside the loop's inner loops) is stored where it is defined, not at
+//     every suspension it crosses.
+//   - preserved: a value restored at the last resume and not redefined since
+//     is still in the slot; storing it again is dropped (continuation reuse,
+//     the .NET seed).
+//   - rematerialised: a pure function of other saved values (&base[half],
+//     len / 2) is recomputed on resume rather than stored.
+//   - private stack memory: an object declared in the loop body gets one copy
+//     per slot.
+//
+// The layout is { scheduler's header fields, one field per stored value },
+// and the slots are an alloca of N of them in the entry block: no heap. See
+// the slot type in
+//   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split -S in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "RemoteAccesses.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
+
+#include <functional>
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumPrivatized, "Number of stack objects given one copy per slot");
+STATISTIC(NumPreservedSaves, "Number of saves dropped because the slot still holds the value");
+
+void CoroutineFrame::privatizeStackMemory(IRBuilder<> &IB, AllocaInst *SlotIndex) {
+  Function &F = A.F;
+  const DataLayout &DL = A.DL;
+  const unsigned N = Plan.Parallelism;
+  Type *I64 = IB.getInt64Ty();
+  // Each slot's own copy, padded so that every copy keeps the original's
+  // alignment.
+  for (AllocaInst *Alloca : Plan.PrivateAllocas) {
+    uint64_t Bytes = *Alloca->getAllocationSize(DL);
+    uint64_t Stride = alignTo(std::max<uint64_t>(Bytes, 1), Alloca->getAlign());
+    auto *Copies = new AllocaInst(ArrayType::get(IB.getInt8Ty(), Stride * N), DL.getAllocaAddrSpace(),
+                                  nullptr, Alloca->getAlign(), Alloca->getName() + ".memcoro.private",
+                                  F.getEntryBlock().getFirstInsertionPt());
+    Value *Own = IB.CreateInBoundsGEP(IB.getInt8Ty(), Copies,
+                                      IB.CreateMul(IB.CreateLoad(I64, SlotIndex), ConstantInt::get(I64, Stride)),
+                                      Alloca->getName() + ".own");
+    // Lifetime markers must name an alloca; the copies live as long as the loop.
+    SmallVector<Instruction *, 4> Markers;
+    for (User *U : Alloca->users())
+      if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+        Markers.push_back(II);
+    for (Instruction *Marker : Markers)
+      Marker->eraseFromParent();
+    // Address arithmetic hoisted out of the loop moves back in, after Own,
+    // operands first.
+    SmallVector<Instruction *, 8> Hoisted;
+    SmallVector<Instruction *, 8> Work = {Alloca};
+    while (!Work.empty())
+      for (User *U : Work.pop_back_val()->users())
+        if (auto *UI = dyn_cast<Instruction>(U);
+            UI && !Plan.L.contains(UI) && (isa<GetElementPtrInst>(UI) || isa<CastInst>(UI)) &&
+            !is_contained(Hoisted, UI)) {
+          Hoisted.push_back(UI);
+          Work.push_back(UI);
+        }
+    Alloca->replaceAllUsesWith(Own);
+    Alloca->eraseFromParent();
+    for (Instruction *H : Hoisted) {
+      H->removeFromParent();
+      IB.Insert(H);
+    }
+    ++NumPrivatized;
+  }
+}
+
+void CoroutineFrame::recordInnerLoopValues() {
+  for (BasicBlock *BB : Plan.L.blocks())
+    if (A.LI.getLoopFor(BB) != &Plan.L)
+      for (Instruction &I : *BB)
+        InInnerLoop.insert(&I);
+}
+
+void CoroutineFrame::computeSavedValues(BasicBlock *IterStart, BasicBlock *IterEnd, ArrayRef<BasicBlock *> Posts) {
+  // The iteration's blocks: from iter.start up to iter.end, not beyond.
+  SmallVector<BasicBlock *, 32> Work = {IterStart};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (!Region.insert(BB).second)
+      continue;
+    RegionOrder.push_back(BB);
+    if (BB == IterEnd)
+      continue;
+    append_range(Work, successors(BB));
+  }
+  DenseMap<BasicBlock *, unsigned> PostIndex;
+  for (unsigned J = 0; J < Posts.size(); ++J)
+    PostIndex[Posts[J]] = J;
+
+  for (BasicBlock *BB : RegionOrder)
+    for (Instruction &I : *BB) {
+      if (I.getType()->isVoidTy() || I.use_empty())
+        continue;
+      BasicBlock *DefBB = I.getParent();
+      SmallPtrSet<BasicBlock *, 16> LiveIn;
+      SmallVector<BasicBlock *, 16> Up;
+      for (Use &U : I.uses()) {
+        auto *User = cast<Instruction>(U.getUser());
+        BasicBlock *UseBB = User->getParent();
+        if (auto *Phi = dyn_cast<PHINode>(User)) {
+          BasicBlock *In = Phi->getIncomingBlock(U);
+          if (In != DefBB && Region.contains(In) && LiveIn.insert(In).second)
+            Up.push_back(In);
+        } else if (UseBB != DefBB && Region.contains(UseBB) && LiveIn.insert(UseBB).second) {
+          Up.push_back(UseBB);
+        }
+      }
+      while (!Up.empty()) {
+        BasicBlock *BB2 = Up.pop_back_val();
+        for (BasicBlock *Pred : predecessors(BB2))
+          if (Pred != DefBB && Region.contains(Pred) && LiveIn.insert(Pred).second)
+            Up.push_back(Pred);
+      }
+      for (BasicBlock *Live : LiveIn)
+        if (auto It = PostIndex.find(Live); It != PostIndex.end()) {
+          Saved.insert(&I);
+          SavedAt[&I].push_back(It->second);
+        }
+    }
+  chooseRematerialized();
+}
+
+/// A saved address or index that is a pure function of other saved values
+/// (&base[half] from base and half, half from len) costs a store at every
+/// suspension and a load at every resume; recomputing it on resume costs an
+/// instruction or two. The value must be computable at every suspension it
+/// crosses, so each in-iteration operand must itself be saved there.
+void CoroutineFrame::chooseRematerialized() {
+  for (Instruction *V : Saved)
+    if ((isa<GetElementPtrInst>(V) || isa<CastInst>(V) || isa<BinaryOperator>(V) || isa<CmpInst>(V)) &&
+        !V->mayHaveSideEffects())
+      Rematerialized.insert(V);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Instruction *V : make_early_inc_range(Rematerialized)) {
+      bool Computable = all_of(V->operands(), [&](Value *Op) {
+        auto *OpI = dyn_cast<Instruction>(Op);
+        if (!OpI || !Region.contains(OpI->getParent()))
+          return true; // loop invariant: used in place
+        return Saved.contains(OpI) && all_of(SavedAt[V], [&](unsigned J) {
+                 return is_contained(SavedAt[OpI], J);
+               });
+      });
+      if (!Computable) {
+        Rematerialized.erase(V);
+        Changed = true;
+      }
+    }
+  }
+  for (Instruction *V : Saved)
+    if (!Rematerialized.contains(V))
+      Stored.push_back(V);
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Rematerialized.size() << " of " << Saved.size()
+                    << " values live across suspensions are recomputed on resume, not saved\n");
+}
+
+void CoroutineFrame::layOutSlots(ArrayRef<Type *> HeaderFields) {
+  SmallVector<Type *, 8> Fields(HeaderFields);
+  HeaderFieldCount = HeaderFields.size();
+  for (Instruction *V : Stored)
+    Fields.push_back(V->getType());
+  LLVMContext &Ctx = A.F.getContext();
+  SlotTy = StructType::create(Ctx, Fields, "memcoro.slot");
+  SlotArrayTy = ArrayType::get(SlotTy, Plan.Parallelism);
+  Slots = new AllocaInst(SlotArrayTy, A.DL.getAllocaAddrSpace(), "memcoro.slots",
+                         A.F.getEntryBlock().getFirstInsertionPt());
+}
+
+Value *CoroutineFrame::fieldPtr(IRBuilder<> &B, Value *Slot, unsigned Field) const {
+  return B.CreateInBoundsGEP(SlotArrayTy, Slots, {B.getInt64(0), Slot, B.getInt32(Field)});
+}
+
+void CoroutineFrame::emitSaves(IRBuilder<> &B, Value *Slot, unsigned J) {
+  for (unsigned Field = 0; Field < Stored.size(); ++Field)
+    if (is_contained(SavedAt[Stored[Field]], J) && InInnerLoop.contains(Stored[Field]))
+      SaveStores.push_back({B.CreateStore(Stored[Field], savedFieldPtr(B, Slot, Field)), Field});
+}
+
+void CoroutineFrame::emitRestores(IRBuilder<> &B, Value *Slot, unsigned J) {
+  for (unsigned Field = 0; Field < Stored.size(); ++Field)
+    if (is_contained(SavedAt[Stored[Field]], J))
+      Restored[{Stored[Field], J}] = B.CreateLoad(Stored[Field]->getType(), savedFieldPtr(B, Slot, Field),
+                                                  Stored[Field]->getName() + ".restored");
+  // Cheap values are recomputed from the restored ones, operands first.
+  std::function<Instruction *(Instruction *)> remat = [&](Instruction *V) -> Instruction * {
+    auto Known = Restored.find({V, J});
+    if (Known != Restored.end())
+      return Known->second;
+    Instruction *Copy = V->clone();
+    for (Use &Op : Copy->operands())
+      if (auto *OpI = dyn_cast<Instruction>(Op.get()); OpI && Saved.contains(OpI))
+        Op.set(remat(OpI));
+    B.Insert(Copy, V->getName() + ".remat");
+    return Restored[{V, J}] = Copy;
+  };
+  for (Instruction *V : Saved)
+    if (Rematerialized.contains(V) && is_contained(SavedAt[V], J))
+      remat(V);
+}
+
+void CoroutineFrame::emitOncePerIterationSaves(AllocaInst *SlotIndex) {
+  for (unsigned Field = 0; Field < Stored.size(); ++Field) {
+    Instruction *V = Stored[Field];
+    if (InInnerLoop.contains(V))
+      continue;
+    IRBuilder<> VB(V->getParent(), isa<PHINode>(V) ? V->getParent()->getFirstInsertionPt()
+                                                   : std::next(V->getIterator()));
+    VB.SetCurrentDebugLocation(V->getDebugLoc());
+    VB.CreateStore(V, savedFieldPtr(VB, VB.CreateLoad(VB.getInt64Ty(), SlotIndex), Field));
+  }
+}
+
+/// Each saved value now has several definitions: the original, and one
+/// reload per suspension it crosses. SSAUpdater rebuilds the phis.
+void CoroutineFrame::repairSSA(ArrayRef<BasicBlock *> Resumes) {
+  for (Instruction *V : Saved) {
+    SSAUpdater Updater;
+    Updater.Initialize(V->getType(), V->getName());
+    Updater.AddAvailableValue(V->getParent(), V);
+    for (unsigned J : SavedAt[V])
+      Updater.AddAvailableValue(Resumes[J], Restored[{V, J}]);
+    SmallVector<Use *, 8> Uses;
+    for (Use &U : V->uses()) {
+      auto *User = cast<Instruction>(U.getUser());
+      BasicBlock *At = isa<PHINode>(User) ? cast<PHINode>(User)->getIncomingBlock(U) : User->getParent();
+      if (At != V->getParent())
+        Uses.push_back(&U);
+    }
+    for (Use *U : Uses)
+      Updater.RewriteUse(*U);
+  }
+}
+
+/// A slot is reused across suspensions, so a value that comes straight from
+/// the slot's own field (restored at the last resume and not redefined since)
+/// is already there: storing it again is wasted work on every switch. This is
+/// the preserved-value analysis of continuation reuse (the .NET seed); values
+/// with one instance per iteration were already stored once at their
+/// definition, so a binary search saves its key once, not at every step.
+void CoroutineFrame::dropPreservedSaves() {
+  DenseMap<Value *, unsigned> FieldOfRestored;
+  for (unsigned Field = 0; Field < Stored.size(); ++Field)
+    for (unsigned J : SavedAt[Stored[Field]])
+      FieldOfRestored[Restored[{Stored[Field], J}]] = Field;
+  unsigned Dropped = 0;
+  for (auto &[Store, Field] : SaveStores) {
+    auto It = FieldOfRestored.find(Store->getValueOperand());
+    if (It != FieldOfRestored.end() && It->second == Field) {
+      Store->eraseFromParent();
+      ++Dropped;
+    }
+  }
+  NumPreservedSaves += Dropped;
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Dropped << " of " << SaveStores.size()
+                    << " saves dropped, their value is still in the slot\n");
+}

@@ -1,0 +1,335 @@
+//===- SplitInternal.h - memcoro-split's parts and what they share -*- C++ -*-===//
+//
+// memcoro-split is laid out as LLVM lays out its coroutine and vectoriser
+// passes (Coroutines/CoroInternal.h, LoopVectorizationLegality, VPlan): one
+// file per step of the transformation, and here the data they hand on.
+//
+//   Split.cpp               the pass: takes each marked loop through the steps
+//   split/SplitLegality.cpp may the loop be interleaved, and if not, why
+//   split/SplitPlan.cpp     where it suspends, what is coalesced, which
+//                           dispatch: a LoopPlan, printed by print<memcoro-plan>
+//   split/SplitFrame.cpp    what a slot holds: saved, preserved and
+//                           rematerialised values, private stack memory
+//   split/SplitLowering.cpp the coroutine skeleton every scheduler shares
+//   split/RingScheduler.cpp, split/LockstepScheduler.cpp
+//                           one code generator per scheduler, behind
+//                           SchedulerCodeGen
+//
+// Private to the compiler plugin.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEMCORO_COMPILER_SPLIT_SPLITINTERNAL_H
+#define MEMCORO_COMPILER_SPLIT_SPLITINTERNAL_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class AssumptionCache;
+class DominatorTree;
+class Loop;
+class LoopInfo;
+class OptimizationRemarkEmitter;
+class SCEV;
+class ScalarEvolution;
+class raw_ostream;
+} // namespace llvm
+
+namespace memcoro {
+
+class RemoteAccessInfo;
+
+/// The analyses every step reads, gathered once by the pass.
+struct SplitAnalyses {
+  llvm::Function &F;
+  llvm::LoopInfo &LI;
+  llvm::DominatorTree &DT;
+  llvm::ScalarEvolution &SE;
+  llvm::AssumptionCache &AC;
+  const RemoteAccessInfo &RAI;
+  const llvm::DataLayout &DL;
+};
+
+/// An associative, commutative update of a header phi: the iteration computes
+/// its contribution from the identity, and the contribution is folded into a
+/// shared accumulator when the iteration ends.
+struct Reduction {
+  llvm::PHINode *Phi = nullptr;
+  llvm::Value *LatchValue = nullptr;
+  /// Instruction::Add/Mul/And/Or/Xor/FAdd/FMul, or an Intrinsic ID for min/max.
+  unsigned Opcode = 0;
+  bool IsIntrinsic = false;
+  llvm::Constant *Identity = nullptr;
+  llvm::Instruction *ReassocSource = nullptr; ///< carries the fast-math flags of FP updates
+};
+
+/// Remote accesses sharing one suspension: the first is where the iteration
+/// yields; the others' addresses are ready by then and are prefetched with it.
+struct Suspension {
+  llvm::Instruction *At = nullptr;
+  llvm::SmallVector<llvm::Instruction *, 2> Accesses;
+  /// Addresses to prefetch, each with whether it will be written.
+  llvm::SmallVector<std::pair<llvm::Value *, bool>, 2> Prefetch;
+};
+
+/// Pure address arithmetic that coalescing moves above an earlier suspension,
+/// so that a later access's address can be prefetched there. The planner only
+/// records the move; the lowering makes it, so a loop left serial is untouched.
+struct Hoist {
+  llvm::Instruction *I;
+  llvm::Instruction *Before;
+};
+
+enum class Dispatch { Ring, Lockstep };
+llvm::StringRef dispatchName(Dispatch D);
+
+/// Why a marked loop stays serial: what its missed remark says, and where.
+struct SerialReason {
+  const char *Tag;
+  std::string Text;
+  const llvm::Instruction *At = nullptr;
+  /// A copy of a marked loop that loop versioning or unswitching made and that
+  /// has no remote access: the cache-resident special case, worth no remark.
+  bool Quiet = false;
+};
+
+/// Everything memcoro-split decided about one marked loop. Legality fills in
+/// the loop's shape, the planner its suspension points and dispatch; the
+/// lowering carries it out; print<memcoro-plan> shows it.
+struct LoopPlan {
+  explicit LoopPlan(llvm::Loop &L);
+
+  llvm::Loop &L;
+  /// Iterations in flight: the pragma's parallel(N), or memcoro's default.
+  unsigned Parallelism = 0;
+  bool ParallelismChosen = false;
+
+  // The loop's shape (SplitLegality.cpp).
+  llvm::BasicBlock *Preheader = nullptr;
+  llvm::BasicBlock *Header = nullptr;
+  llvm::BasicBlock *Latch = nullptr;
+  llvm::BasicBlock *Exit = nullptr;
+  const llvm::SCEV *BackedgeTakenCount = nullptr;
+  llvm::SmallVector<llvm::PHINode *, 4> Inductions;
+  llvm::SmallVector<Reduction, 2> Reductions;
+  /// Values used after the loop that are affine in it: their exit value.
+  llvm::SmallVector<std::pair<llvm::PHINode *, const llvm::SCEV *>, 2> ExitValues;
+  /// Stack objects private to an iteration (declared in the loop body; LLVM
+  /// hoisted them to the function entry): each slot gets its own copy.
+  llvm::SmallVector<llvm::AllocaInst *, 2> PrivateAllocas;
+
+  // What to do with it (SplitPlan.cpp).
+  llvm::SmallVector<Suspension, 4> Suspensions;
+  llvm::SmallVector<Hoist, 4> Hoists;
+  /// Remote accesses that need no suspension: an earlier access of the same
+  /// phase already fetched their line.
+  llvm::SmallVector<llvm::Instruction *, 2> Covered;
+  /// Accesses that share another's suspension, and suspensions dropped because
+  /// their line was fetched earlier in the same phase.
+  unsigned Coalesced = 0;
+  Dispatch Style = Dispatch::Ring;
+
+  void print(llvm::raw_ostream &OS) const;
+};
+
+/// May this loop be interleaved? checkLoop() looks at the loop as it is and
+/// fills in the plan's shape; checkPlan() looks again once the suspension
+/// points are known. Each returns the reason the loop must stay serial.
+class SplitLegality {
+public:
+  SplitLegality(const SplitAnalyses &A, LoopPlan &Plan) : A(A), Plan(Plan), L(Plan.L) {}
+  std::optional<SerialReason> checkLoop();
+  std::optional<SerialReason> checkPlan();
+
+private:
+  std::optional<SerialReason> checkExits();
+  std::optional<SerialReason> checkTripCount();
+  std::optional<SerialReason> classifyHeaderPhis();
+  bool recogniseReduction(llvm::PHINode *Phi, Reduction &R);
+  std::optional<SerialReason> checkCallsAndControlFlow();
+  std::optional<SerialReason> checkLocalMemory();
+  std::optional<SerialReason> checkLiveOuts();
+  std::optional<SerialReason> checkUpdatesNotSplit();
+  SerialReason serial(const char *Tag, const llvm::Twine &Why, const llvm::Instruction *At = nullptr) const;
+
+  const SplitAnalyses &A;
+  LoopPlan &Plan;
+  llvm::Loop &L;
+  /// Set by recogniseReduction when only FP reassociation stands in the way.
+  llvm::Instruction *FloatingPointOrderMatters = nullptr;
+};
+
+/// Chooses the suspension points of a legal loop, coalesces them, and picks
+/// the dispatch style (SplitPlan.cpp). \p HasTwin: another copy of the same
+/// marked loop exists in the function.
+std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin);
+
+/// Whether the iteration may yield after \p Early and before \p Late (which
+/// \p Early dominates), at a suspension point of \p Plan other than \p Ignore.
+bool suspendsBetween(const LoopPlan &Plan, const llvm::LoopInfo &LI, llvm::Instruction *Early,
+                     llvm::Instruction *Late, const llvm::Instruction *Ignore);
+
+/// How many bytes \p B lies after \p A, when both are constant offsets from
+/// one base pointer.
+std::optional<int64_t> byteDistance(llvm::Value *A, llvm::Value *B, const llvm::DataLayout &DL);
+
+/// What a slot holds (SplitFrame.cpp): the values of an iteration that live
+/// across a suspension, stored in its slot or recomputed on resume; the
+/// slot's private copies of the iteration's stack memory; the slot layout.
+class CoroutineFrame {
+public:
+  CoroutineFrame(const SplitAnalyses &A, const LoopPlan &Plan) : A(A), Plan(Plan) {}
+
+  /// Gives each slot its own copy of the iteration's stack objects, addressed
+  /// from \p SlotIndex at iter.start (\p B).
+  void privatizeStackMemory(llvm::IRBuilder<> &B, llvm::AllocaInst *SlotIndex);
+  /// Records the values defined in the loop's inner loops, which have several
+  /// instances per iteration; call while LoopInfo still describes the loop.
+  void recordInnerLoopValues();
+  /// Decides what each suspension saves: the iteration is the blocks from
+  /// \p IterStart up to \p IterEnd, suspension J resumes in \p Posts[J].
+  void computeSavedValues(llvm::BasicBlock *IterStart, llvm::BasicBlock *IterEnd,
+                          llvm::ArrayRef<llvm::BasicBlock *> Posts);
+  /// Lays the slot out: the scheduler's \p HeaderFields, then one field per
+  /// stored value; the slot array is an alloca of N slots in the entry block.
+  void layOutSlots(llvm::ArrayRef<llvm::Type *> HeaderFields);
+  llvm::Value *fieldPtr(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned Field) const;
+  llvm::Value *savedFieldPtr(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned Stored) const {
+    return fieldPtr(B, Slot, Stored + HeaderFieldCount);
+  }
+  /// At suspension \p J, before yielding: stores the values defined in inner
+  /// loops (the others are stored once, at their definition).
+  void emitSaves(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J);
+  /// At resume \p J: reloads what was saved and recomputes the rest.
+  void emitRestores(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J);
+  /// Values with one instance per iteration are stored where they are defined.
+  void emitOncePerIterationSaves(llvm::AllocaInst *SlotIndex);
+  /// Rebuilds SSA form over the original definitions and the reloads in the
+  /// resume blocks \p Resumes.
+  void repairSSA(llvm::ArrayRef<llvm::BasicBlock *> Resumes);
+  /// Drops the saves of values the slot still holds; after repairSSA.
+  void dropPreservedSaves();
+
+  llvm::StructType *slotType() const { return SlotTy; }
+  llvm::AllocaInst *slots() const { return Slots; }
+  unsigned savedCount() const { return Saved.size(); }
+  bool inRegion(const llvm::BasicBlock *BB) const { return Region.contains(BB); }
+  llvm::ArrayRef<llvm::BasicBlock *> regionBlocks() const { return RegionOrder; }
+
+private:
+  void chooseRematerialized();
+
+  const SplitAnalyses &A;
+  const LoopPlan &Plan;
+  /// The blocks of one iteration, from iter.start to iter.end, and the same
+  /// in the order they were found: slot fields and restores follow that
+  /// order, so the output does not depend on where blocks sit in memory.
+  llvm::SmallPtrSet<llvm::BasicBlock *, 32> Region;
+  llvm::SmallVector<llvm::BasicBlock *, 32> RegionOrder;
+  /// Instructions inside the loop's inner loops: redefined within an iteration.
+  llvm::SmallPtrSet<llvm::Instruction *, 32> InInnerLoop;
+  /// Saved values, in slot-field order, and the suspensions each crosses.
+  llvm::SetVector<llvm::Instruction *> Saved;
+  llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<unsigned, 2>> SavedAt;
+  /// Saved values that are stored in the slot (one field each), and those
+  /// recomputed on resume from other saved values instead.
+  llvm::SmallVector<llvm::Instruction *, 8> Stored;
+  llvm::SmallPtrSet<llvm::Instruction *, 8> Rematerialized;
+  llvm::DenseMap<std::pair<llvm::Instruction *, unsigned>, llvm::Instruction *> Restored;
+  /// The stores that save a value at a suspension, with the slot field.
+  llvm::SmallVector<std::pair<llvm::StoreInst *, unsigned>, 16> SaveStores;
+  unsigned HeaderFieldCount = 0;
+  llvm::StructType *SlotTy = nullptr;
+  llvm::ArrayType *SlotArrayTy = nullptr;
+  llvm::AllocaInst *Slots = nullptr;
+};
+
+/// The blocks and values of the coroutine skeleton that the lowering builds
+/// (SplitLowering.cpp) and every scheduler's code is written against.
+struct Skeleton {
+  Skeleton(llvm::Function &F, CoroutineFrame &Frame) : F(F), Ctx(F.getContext()), Frame(Frame) {}
+
+  llvm::Function &F;
+  llvm::LLVMContext &Ctx;
+  CoroutineFrame &Frame;
+  /// Slots, and suspension points (phases 1..NumSuspensions; 0 launches).
+  unsigned N = 0;
+  unsigned NumSuspensions = 0;
+  llvm::Value *TripCount = nullptr; ///< i64, computed in the preheader
+  llvm::AllocaInst *SlotIndex = nullptr; ///< i64: the slot that runs now
+  llvm::BasicBlock *Header = nullptr;
+  llvm::BasicBlock *Sched = nullptr;     ///< switches on the resume state
+  llvm::BasicBlock *Launch = nullptr;    ///< the slot takes iteration k
+  llvm::BasicBlock *IterStart = nullptr; ///< induction variables at k
+  llvm::BasicBlock *Next = nullptr;      ///< on to the next slot
+  llvm::BasicBlock *Done = nullptr;      ///< every iteration has ended
+  llvm::DebugLoc Loc;
+};
+
+/// One scheduler's code: how slots are launched, chosen and retired, and what
+/// the dispatch switches on. The lowering calls these hooks in order while it
+/// builds the skeleton; a new scheduler is a new implementation, in its own
+/// file, not a branch in the lowering.
+class SchedulerCodeGen {
+public:
+  explicit SchedulerCodeGen(Skeleton &S) : S(S) {}
+  virtual ~SchedulerCodeGen();
+
+  /// Entry-block allocas for the scheduler's state (promoted at the end).
+  virtual void createState(llvm::IRBuilder<> &Entry) = 0;
+  /// The state's initial values, in the preheader.
+  virtual void initState(llvm::IRBuilder<> &Preheader) = 0;
+  /// launch: the number k of the iteration the current slot starts; the
+  /// block ends in a branch to iter.start (or retires the slot).
+  virtual llvm::Value *emitLaunch(llvm::IRBuilder<> &B) = 0;
+  /// iter.start, before the induction variables are set for \p K.
+  virtual void emitIterationStart(llvm::IRBuilder<> &B, llvm::Value *K) {}
+  /// Where a slot goes when its iteration has ended.
+  virtual llvm::BasicBlock *afterIteration() = 0;
+  /// Slot fields the scheduler keeps in front of the saved values.
+  virtual void addHeaderFields(llvm::SmallVectorImpl<llvm::Type *> &Fields) {}
+  /// Once the slot array exists, in the preheader.
+  virtual void initSlots(llvm::IRBuilder<> &Preheader) {}
+  /// sched: the phase to dispatch on for slot \p Slot (0 launches).
+  virtual llvm::Value *emitResumeState(llvm::IRBuilder<> &B, llvm::Value *Slot) = 0;
+  /// The scheduler's own blocks beyond launch, sched and next, once the slot
+  /// layout and the dispatch switch exist.
+  virtual void emitSchedulerBlocks() {}
+  /// Before yielding at suspension \p S: start its accesses early. The
+  /// static schedulers prefetch each address into the cache.
+  virtual void emitEarlyAccess(llvm::IRBuilder<> &B, const Suspension &S);
+  /// Before yielding at suspension \p J (counted from 0), after the saves.
+  virtual void emitSuspend(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
+  /// next: \p NextSlot is the slot index plus one; choose what runs next.
+  virtual void emitNext(llvm::IRBuilder<> &B, llvm::Value *NextSlot) = 0;
+  /// The allocas to promote to registers, in order.
+  virtual void promotableState(llvm::SmallVectorImpl<llvm::AllocaInst *> &Allocas) = 0;
+
+protected:
+  Skeleton &S;
+};
+
+std::unique_ptr<SchedulerCodeGen> createRingScheduler(Skeleton &S);
+std::unique_ptr<SchedulerCodeGen> createLockstepScheduler(Skeleton &S);
+
+/// What the lowering made of a loop, for the remark.
+struct LoweredLoop {
+  unsigned ContextBytes = 0; ///< bytes of one slot
+  unsigned SavedValues = 0;
+};
+
+/// Carries out \p Plan (SplitLowering.cpp): the loop becomes Plan.Parallelism
+/// interleaved coroutines driven by the plan's scheduler.
+LoweredLoop lowerToCoroutines(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
+
+} // namespace memcoro
+
+#endif // MEMCORO_COMPILER_SPLIT_SPLITINTERNAL_H

@@ -1,0 +1,351 @@
+//===- SplitLowering.cpp - the coroutine skeleton every scheduler shares ---===//
+//
+// The last step of memcoro-split (see SplitInternal.h): carries out a
+// LoopPlan. Each iteration of the loop becomes a stackless coroutine whose
+// phases are cut at the plan's suspension points: before a long-latency
+// access the coroutine starts the access early (a prefetch), saves what it
+// needs later into its slot, and yields; when the scheduler comes back to the
+// slot, it restores and performs the access, which by then hits in the cache.
+// The structure is CoroAMU's (Fig. 6):
+//
+//   before           after
+//
+//   preheader        preheader: TC = trip count, scheduler state
+//       |                |
+//       v                v
+//   +-> header       +-> sched: switch on the resume state -------+
+//   |     |          |     | 0              | j = 1..S            |
+//   |     v          |     v                v                     |
+//   +-- latch        |   launch: k        resume.j: restore,      |
+//         |          |     |                then the access       |
+//         v          |     v                |                     |
+//       exit         |   iter.start         v                     |
+//                    |   (IVs at k)       ...body, phase j...     |
+//                    |     v                |                     |
+//                    |   ...body...  at a suspension point:       |
+//                    |     |         early access, save, yield    |
+//                    |     v                v                     v
+//                    |   iter.end ------> next: the scheduler picks
+//                    +----------------------- the next slot
+//                                             | every iteration done
+//                                             v
+//                                           done -> exit (reductions,
+//                                                   IV exit values)
+//
+// This file builds what every scheduler shares: the trip count and induction
+// starts expanded before the loop's shape changes, the blocks above, the
+// induction variables at k, reductions folded at iter.end, the cut at each
+// suspension with its saves and restores (the frame, SplitFrame.cpp), SSA
+// repair, and the promotion of the scheduler's state to registers. What
+// launch, sched, next and the slot header do is the scheduler's: one
+// SchedulerCodeGen per scheduler (RingScheduler.cpp, LockstepScheduler.cpp),
+// called at fixed points while the skeleton is built.
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split -S in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "RemoteAccesses.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <functional>
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumLoopsSplit, "Number of loops turned into coroutines");
+STATISTIC(NumSuspensionPoints, "Number of suspension points created");
+STATISTIC(NumCoalesced, "Number of remote accesses coalesced into another's suspension");
+STATISTIC(NumSavedValues, "Number of values saved in coroutine slots");
+STATISTIC(NumReductions, "Number of reductions updated in place");
+
+SchedulerCodeGen::~SchedulerCodeGen() = default;
+
+void SchedulerCodeGen::emitEarlyAccess(IRBuilder<> &B, const Suspension &Sp) {
+  Function *Prefetch = Intrinsic::getDeclaration(S.F.getParent(), Intrinsic::prefetch,
+                                                 {PointerType::get(S.Ctx, 0)});
+  for (auto &[Ptr, Write] : Sp.Prefetch)
+    B.CreateCall(Prefetch, {B.CreateAddrSpaceCast(Ptr, PointerType::get(S.Ctx, 0)), B.getInt32(Write),
+                            B.getInt32(3), B.getInt32(1)});
+}
+
+namespace {
+
+class CoroutineLowering {
+public:
+  CoroutineLowering(const SplitAnalyses &A, const LoopPlan &Plan, OptimizationRemarkEmitter &ORE)
+      : A(A), Plan(Plan), L(Plan.L), ORE(ORE), Frame(A, Plan) {}
+  LoweredLoop run();
+
+private:
+  void markUnpredictableSelects();
+
+  const SplitAnalyses &A;
+  const LoopPlan &Plan;
+  Loop &L;
+  OptimizationRemarkEmitter &ORE;
+  CoroutineFrame Frame;
+};
+
+} // namespace
+
+LoweredLoop CoroutineLowering::run() {
+  Function &F = A.F;
+  LLVMContext &Ctx = F.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  BasicBlock *Preheader = Plan.Preheader, *Header = Plan.Header, *Latch = Plan.Latch, *Exit = Plan.Exit;
+  DebugLoc Loc = L.getStartLoc();
+
+  // The coalescing the plan chose: address arithmetic moves above the
+  // suspension that prefetches it.
+  for (const Hoist &H : Plan.Hoists)
+    H.I->moveBefore(H.Before);
+  for (CallInst *Marker : getRemoteBaseCalls(L))
+    Marker->eraseFromParent();
+
+  // Everything SCEV knows is expanded in the preheader, before the loop's
+  // shape changes under it: trip count, induction starts and steps, exit values.
+  SCEVExpander Exp(A.SE, A.DL, "memcoro");
+  Instruction *PreTerm = Preheader->getTerminator();
+  Value *BTC = Exp.expandCodeFor(Plan.BackedgeTakenCount, Plan.BackedgeTakenCount->getType(), PreTerm);
+  IRBuilder<> PB(PreTerm);
+  Value *TripCount = PB.CreateAdd(PB.CreateZExtOrTrunc(BTC, I64), ConstantInt::get(I64, 1), "memcoro.trips");
+  struct InductionPlan {
+    PHINode *Phi;
+    Value *Start;
+    Value *Step;
+  };
+  SmallVector<InductionPlan, 2> IVPlans;
+  for (PHINode *Phi : Plan.Inductions) {
+    auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Phi));
+    const SCEV *Step = AR->getStepRecurrence(A.SE);
+    IVPlans.push_back({Phi, Exp.expandCodeFor(AR->getStart(), Phi->getType(), PreTerm),
+                       Exp.expandCodeFor(Step, Step->getType(), PreTerm)});
+  }
+  SmallVector<std::pair<PHINode *, Value *>, 2> ExitValueCode;
+  for (auto &[Phi, AtExit] : Plan.ExitValues)
+    ExitValueCode.push_back({Phi, Exp.expandCodeFor(AtExit, Phi->getType(), PreTerm)});
+
+  Skeleton S(F, Frame);
+  S.N = Plan.Parallelism;
+  S.NumSuspensions = Plan.Suspensions.size();
+  S.TripCount = TripCount;
+  S.Header = Header;
+  S.Loc = Loc;
+  std::unique_ptr<SchedulerCodeGen> Gen =
+      Plan.Style == Dispatch::Lockstep ? createLockstepScheduler(S) : createRingScheduler(S);
+
+  // Scheduler state lives in allocas that are promoted to registers at the end.
+  IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
+  Gen->createState(EB);
+  S.SlotIndex = EB.CreateAlloca(I64, nullptr, "memcoro.slot");
+  SmallVector<AllocaInst *, 2> Accumulators;
+  for (const Reduction &R : Plan.Reductions)
+    Accumulators.push_back(EB.CreateAlloca(R.Phi->getType(), nullptr, R.Phi->getName() + ".memcoro.acc"));
+
+  S.Sched = BasicBlock::Create(Ctx, "memcoro.sched", &F, Header);
+  S.Launch = BasicBlock::Create(Ctx, "memcoro.launch", &F, Header);
+  S.IterStart = BasicBlock::Create(Ctx, "memcoro.iter.start", &F, Header);
+  auto *IterEnd = BasicBlock::Create(Ctx, "memcoro.iter.end", &F, Exit);
+  S.Next = BasicBlock::Create(Ctx, "memcoro.next", &F, Exit);
+  S.Done = BasicBlock::Create(Ctx, "memcoro.done", &F, Exit);
+
+  Gen->initState(PB);
+  PB.CreateStore(ConstantInt::get(I64, 0), S.SlotIndex);
+  for (unsigned R = 0; R < Plan.Reductions.size(); ++R)
+    PB.CreateStore(Plan.Reductions[R].Phi->getIncomingValueForBlock(Preheader), Accumulators[R]);
+
+  IRBuilder<> LB(S.Launch);
+  LB.SetCurrentDebugLocation(Loc);
+  Value *K = Gen->emitLaunch(LB);
+
+  // iter.start: the induction variables at iteration k; reductions start
+  // from their identity so that the body computes this iteration's part.
+  IRBuilder<> IB(S.IterStart);
+  IB.SetCurrentDebugLocation(Loc);
+  Gen->emitIterationStart(IB, K);
+  for (InductionPlan &IV : IVPlans) {
+    Value *KK = IB.CreateZExtOrTrunc(K, IV.Step->getType());
+    Value *Offset = IB.CreateMul(KK, IV.Step);
+    Value *At = IV.Phi->getType()->isPointerTy()
+                    ? IB.CreateGEP(IB.getInt8Ty(), IV.Start, Offset, IV.Phi->getName() + ".at.k")
+                    : IB.CreateAdd(IV.Start, Offset, IV.Phi->getName() + ".at.k");
+    IV.Phi->replaceAllUsesWith(At);
+  }
+  for (const Reduction &R : Plan.Reductions)
+    R.Phi->replaceAllUsesWith(R.Identity);
+  Frame.privatizeStackMemory(IB, S.SlotIndex);
+  IB.CreateBr(Header);
+  while (auto *Phi = dyn_cast<PHINode>(&Header->front()))
+    Phi->eraseFromParent();
+  PreTerm->eraseFromParent();
+  BranchInst::Create(S.Sched, Preheader);
+
+  // The latch no longer loops: the iteration ends and folds its reductions
+  // into the accumulators.
+  auto *LatchBr = cast<BranchInst>(Latch->getTerminator());
+  Value *ExitTest = LatchBr->getCondition();
+  LatchBr->eraseFromParent();
+  BranchInst::Create(IterEnd, Latch);
+  // The exit test and the induction updates feeding it are dead now; left in
+  // place they would look live across suspensions and be saved for nothing.
+  RecursivelyDeleteTriviallyDeadInstructions(ExitTest);
+  IRBuilder<> XB(IterEnd);
+  XB.SetCurrentDebugLocation(Loc);
+  for (unsigned RI = 0; RI < Plan.Reductions.size(); ++RI) {
+    const Reduction &R = Plan.Reductions[RI];
+    AllocaInst *Acc = Accumulators[RI];
+    Value *Partial = XB.CreateLoad(Acc->getAllocatedType(), Acc);
+    Value *Folded;
+    if (R.IsIntrinsic)
+      Folded = XB.CreateBinaryIntrinsic(R.Opcode, Partial, R.LatchValue);
+    else
+      Folded = XB.CreateBinOp(static_cast<Instruction::BinaryOps>(R.Opcode), Partial, R.LatchValue);
+    if (auto *FP = dyn_cast<Instruction>(Folded); FP && R.ReassocSource)
+      FP->copyFastMathFlags(R.ReassocSource);
+    XB.CreateStore(Folded, Acc);
+    ++NumReductions;
+  }
+  XB.CreateBr(Gen->afterIteration());
+
+  // done: reductions and induction exit values flow to the loop's users.
+  IRBuilder<> DB(S.Done);
+  DB.SetCurrentDebugLocation(Loc);
+  for (PHINode &Phi : Exit->phis()) {
+    int Idx = Phi.getBasicBlockIndex(Latch);
+    Value *Out = Phi.getIncomingValue(Idx);
+    for (unsigned RI = 0; RI < Plan.Reductions.size(); ++RI)
+      if (Out == Plan.Reductions[RI].LatchValue)
+        Out = DB.CreateLoad(Accumulators[RI]->getAllocatedType(), Accumulators[RI], "memcoro.reduced");
+    for (auto &[ExitPhi, Code] : ExitValueCode)
+      if (ExitPhi == &Phi)
+        Out = Code;
+    Phi.setIncomingBlock(Idx, S.Done);
+    Phi.setIncomingValue(Idx, Out);
+  }
+  DB.CreateBr(Exit);
+
+  // Recorded now, while LoopInfo still describes these blocks.
+  Frame.recordInnerLoopValues();
+
+  // Cut each block at its suspension point; the halves stay joined until
+  // liveness is known.
+  SmallVector<BasicBlock *, 4> Posts;
+  for (const Suspension &Sp : Plan.Suspensions) {
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R(RemarkPass, "SuspensionPoint", Sp.At);
+      R << "suspension point: " << (isa<LoadInst>(Sp.At) ? "load" : "store or atomic update")
+        << " prefetched, then resumed after " << ore::NV("Interleaved", S.N - 1) << " other iterations";
+      if (Sp.Accesses.size() > 1)
+        R << " (" << ore::NV("Coalesced", unsigned(Sp.Accesses.size() - 1)) << " more accesses share it)";
+      return R;
+    });
+    Posts.push_back(SplitBlock(Sp.At->getParent(), Sp.At));
+  }
+  Frame.computeSavedValues(S.IterStart, IterEnd, Posts);
+  markUnpredictableSelects();
+
+  SmallVector<Type *, 1> HeaderFields;
+  Gen->addHeaderFields(HeaderFields);
+  Frame.layOutSlots(HeaderFields);
+  IRBuilder<> SlotInit(Preheader->getTerminator());
+  Gen->initSlots(SlotInit);
+
+  // sched: one switch on the slot's resume state.
+  IRBuilder<> HB(S.Sched);
+  HB.SetCurrentDebugLocation(Loc);
+  Value *Slot = HB.CreateLoad(I64, S.SlotIndex, "memcoro.s");
+  SwitchInst *Dispatch = HB.CreateSwitch(Gen->emitResumeState(HB, Slot), S.Next, S.NumSuspensions + 1);
+  Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), 0), S.Launch);
+  Gen->emitSchedulerBlocks();
+
+  SmallVector<BasicBlock *, 4> Resumes;
+  for (unsigned J = 0; J < Plan.Suspensions.size(); ++J) {
+    const Suspension &Sp = Plan.Suspensions[J];
+    BasicBlock *Pre = Posts[J]->getSinglePredecessor();
+    assert(Pre && "a split block has its other half as only predecessor");
+    Pre->getTerminator()->eraseFromParent();
+    IRBuilder<> YB(Pre);
+    YB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
+    Gen->emitEarlyAccess(YB, Sp);
+    Value *YS = YB.CreateLoad(I64, S.SlotIndex);
+    Frame.emitSaves(YB, YS, J);
+    Gen->emitSuspend(YB, YS, J);
+    YB.CreateBr(S.Next);
+
+    BasicBlock *Resume = BasicBlock::Create(Ctx, "memcoro.resume." + Twine(J + 1), &F, Posts[J]);
+    IRBuilder<> QB(Resume);
+    QB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
+    Frame.emitRestores(QB, QB.CreateLoad(I64, S.SlotIndex), J);
+    QB.CreateBr(Posts[J]);
+    Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Resume);
+    Resumes.push_back(Resume);
+  }
+  Frame.emitOncePerIterationSaves(S.SlotIndex);
+
+  IRBuilder<> NB(S.Next);
+  NB.SetCurrentDebugLocation(Loc);
+  Gen->emitNext(NB, NB.CreateAdd(NB.CreateLoad(I64, S.SlotIndex), ConstantInt::get(I64, 1)));
+
+  Frame.repairSSA(Resumes);
+  Frame.dropPreservedSaves();
+
+  DominatorTree FreshDT(F);
+  SmallVector<AllocaInst *, 8> Scalars;
+  Gen->promotableState(Scalars);
+  append_range(Scalars, Accumulators);
+  PromoteMemToReg(Scalars, FreshDT, &A.AC);
+
+  NumSuspensionPoints += Plan.Suspensions.size();
+  NumSavedValues += Frame.savedCount();
+  NumCoalesced += Plan.Coalesced;
+  ++NumLoopsSplit;
+  return {unsigned(A.DL.getTypeAllocSize(Frame.slotType())), Frame.savedCount()};
+}
+
+/// The serial loop's select on a far value (binary search: base[half] < key ?
+/// base + half : base) is compiled to a cmov; inside the state machine, x86's
+/// cmov conversion may turn it into a branch that mispredicts half the time.
+/// A comparison of data fetched from far memory is as unpredictable as the
+/// data, so say so.
+void CoroutineLowering::markUnpredictableSelects() {
+  SmallPtrSet<Value *, 16> FarLoads;
+  if (const auto *Remote = A.RAI.lookup(&L))
+    for (const RemoteAccess &RA : *Remote)
+      if (isa<LoadInst>(RA.Access))
+        FarLoads.insert(RA.Access);
+  std::function<bool(Value *, unsigned)> dependsOnFar = [&](Value *V, unsigned Depth) {
+    if (FarLoads.contains(V))
+      return true;
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || Depth == 0 || isa<PHINode>(I) || isa<LoadInst>(I) || !Frame.inRegion(I->getParent()))
+      return false;
+    return any_of(I->operands(), [&](Value *Op) { return dependsOnFar(Op, Depth - 1); });
+  };
+  for (BasicBlock *BB : Frame.regionBlocks())
+    for (Instruction &I : *BB)
+      if (auto *Sel = dyn_cast<SelectInst>(&I); Sel && dependsOnFar(Sel->getCondition(), 4))
+        Sel->setMetadata(LLVMContext::MD_unpredictable, MDNode::get(A.F.getContext(), {}));
+}
+
+LoweredLoop memcoro::lowerToCoroutines(const SplitAnalyses &A, const LoopPlan &Plan,
+                                       OptimizationRemarkEmitter &ORE) {
+  return CoroutineLowering(A, Plan, ORE).run();
+}

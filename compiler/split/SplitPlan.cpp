@@ -1,0 +1,300 @@
+//===- SplitPlan.cpp - where a marked loop's iterations suspend ------------===//
+//
+// The second step of memcoro-split (see SplitInternal.h), on a loop legality
+// accepted: which remote accesses become suspension points, which share one
+// (coalescing), which need none because an earlier access of the same phase
+// already fetched their line, and which dispatch style runs the result. The
+// outcome is a LoopPlan: data, not code; nothing here changes the IR, so a
+// plan can be printed without transforming the loop:
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
+//       -disable-output in.ll
+//
+// Coalescing (CoroAMU III-C), greedy within a basic block: a later remote
+// access whose address can be computed at an earlier suspension (its pure
+// address arithmetic hoisted there, recorded as a Hoist) is prefetched at that
+// suspension instead of yielding again: several fields of one record
+// (spatial), or a[x[i]] and b[y[i]] (independent).
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "RemoteAccesses.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+enum class ForcedStyle { Auto, Ring, Lockstep };
+static cl::opt<ForcedStyle> ForcedDispatch(
+    "memcoro-dispatch", cl::Hidden, cl::init(ForcedStyle::Auto),
+    cl::desc("Dispatch style of transformed loops (lockstep only where legal)"),
+    cl::values(clEnumValN(ForcedStyle::Auto, "auto", "lockstep where legal, else ring"),
+               clEnumValN(ForcedStyle::Ring, "ring", "always the ring scheduler"),
+               clEnumValN(ForcedStyle::Lockstep, "lockstep", "lockstep where legal")));
+
+static cl::opt<unsigned> DefaultParallelism(
+    "memcoro-default-parallelism", cl::Hidden, cl::init(32),
+    cl::desc("Iterations in flight when the pragma gives no parallel(N)"));
+
+LoopPlan::LoopPlan(Loop &L) : L(L) {
+  auto Marked = getMarkedParallelism(L);
+  assert(Marked && "only marked loops are planned");
+  ParallelismChosen = *Marked == 0;
+  Parallelism = std::max(1u, ParallelismChosen ? DefaultParallelism.getValue() : *Marked);
+}
+
+StringRef memcoro::dispatchName(Dispatch D) { return D == Dispatch::Lockstep ? "lockstep" : "ring"; }
+
+std::optional<int64_t> memcoro::byteDistance(Value *A, Value *B, const DataLayout &DL) {
+  if (A == B)
+    return 0;
+  int64_t OffA = 0, OffB = 0;
+  Value *BaseA = GetPointerBaseWithConstantOffset(A, OffA, DL);
+  Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
+  if (BaseA != BaseB)
+    return std::nullopt;
+  return OffB - OffA;
+}
+
+/// Whether the iteration may yield after \p Early and before \p Late: a
+/// suspension point other than \p Ignore lies in between, on a path through
+/// the innermost loop holding both that does not go round that loop's back
+/// edge.
+bool memcoro::suspendsBetween(const LoopPlan &Plan, const LoopInfo &LI, Instruction *Early, Instruction *Late,
+                              const Instruction *Ignore) {
+  auto yieldsAt = [&](const Instruction *I) {
+    return I != Ignore && any_of(Plan.Suspensions, [&](const Suspension &S) { return S.At == I; });
+  };
+  auto yieldsIn = [&](Instruction *First, Instruction *Last) {
+    for (Instruction *I = First; I; I = I == Last ? nullptr : I->getNextNode())
+      if (yieldsAt(I))
+        return true;
+    return false;
+  };
+  BasicBlock *From = Early->getParent(), *To = Late->getParent();
+  if (From == To)
+    return Early != Late && yieldsIn(Early->getNextNode(), Late);
+  if (yieldsIn(Early->getNextNode(), nullptr) || yieldsIn(&To->front(), Late))
+    return true;
+  Loop *Around = LI.getLoopFor(From);
+  while (!Around->contains(To))
+    Around = Around->getParentLoop();
+  auto walk = [&](BasicBlock *Start, bool Forward) {
+    SmallPtrSet<BasicBlock *, 16> Seen;
+    SmallVector<BasicBlock *, 8> Work = {Start};
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (!Seen.insert(BB).second || (BB != Start && (BB == From || BB == To)))
+        continue;
+      if (Forward) {
+        for (BasicBlock *Succ : successors(BB))
+          if (Around->contains(Succ) && Succ != Around->getHeader())
+            Work.push_back(Succ);
+      } else if (BB != Around->getHeader()) {
+        for (BasicBlock *Pred : predecessors(BB))
+          if (Around->contains(Pred))
+            Work.push_back(Pred);
+      }
+    }
+    return Seen;
+  };
+  SmallPtrSet<BasicBlock *, 16> After = walk(From, true), Before = walk(To, false);
+  for (BasicBlock *BB : After)
+    if (BB != From && BB != To && Before.contains(BB) && yieldsIn(&BB->front(), nullptr))
+      return true;
+  return false;
+}
+
+namespace {
+
+class SuspensionPlanner {
+public:
+  SuspensionPlanner(const SplitAnalyses &A, LoopPlan &Plan) : A(A), Plan(Plan) {}
+  std::optional<SerialReason> run(bool HasTwin);
+
+private:
+  bool makeAvailableAt(Value *V, Instruction *At, unsigned Depth);
+  void dropCoveredSuspensions();
+  bool everyIterationSuspendsAlike() const;
+
+  const SplitAnalyses &A;
+  LoopPlan &Plan;
+  /// Instructions the plan hoists, each now available in its block from the
+  /// suspension it was hoisted above.
+  SmallPtrSet<Instruction *, 8> Hoisted;
+};
+
+} // namespace
+
+/// Plans the hoist of the pure address computation \p V above \p At when its
+/// operands allow, so that several accesses can be prefetched at one
+/// suspension. A hoist planned for an operand stays planned even when a later
+/// operand cannot move: it is harmless, and it is what the lowering carries out.
+bool SuspensionPlanner::makeAvailableAt(Value *V, Instruction *At, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || (Hoisted.contains(I) && I->getParent() == At->getParent()) || A.DT.dominates(I, At))
+    return true;
+  if (Depth == 0 || I->getParent() != At->getParent() || isa<PHINode>(I) ||
+      !(isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I)) ||
+      !isSafeToSpeculativelyExecute(I))
+    return false;
+  for (Value *Op : I->operands())
+    if (!makeAvailableAt(Op, At, Depth - 1))
+      return false;
+  Plan.Hoists.push_back({I, At});
+  Hoisted.insert(I);
+  return true;
+}
+
+std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
+  Loop &L = Plan.L;
+  const auto *Remote = A.RAI.lookup(&L);
+  if (!Remote || Remote->empty()) {
+    if (HasTwin) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: a copy of a marked loop without remote accesses stays serial\n");
+      return SerialReason{"NoSuspension", "the loop is a copy without remote accesses", nullptr,
+                          /*Quiet=*/true};
+    }
+    SerialReason Why{"NoSuspension",
+                     "no access in the loop looks long-latency: name the far data in remote(...), type it "
+                     "__remote, or index it through a loaded value"};
+    LLVM_DEBUG(dbgs() << "memcoro-split: loop " << L.getHeader()->getName() << " in " << A.F.getName()
+                      << " left serial: " << Why.Text << "\n");
+    return Why;
+  }
+  SmallPtrSet<Instruction *, 16> IsRemote;
+  for (const RemoteAccess &RA : *Remote)
+    IsRemote.insert(RA.Access);
+
+  for (BasicBlock *BB : L.getBlocksVector()) {
+    Suspension *Open = nullptr;
+    for (Instruction &I : *BB) {
+      if (!IsRemote.contains(&I))
+        continue;
+      Value *Ptr = accessedPointer(I);
+      bool Write = !isa<LoadInst>(&I);
+      if (Open && makeAvailableAt(Ptr, Open->At, 6)) {
+        ++Plan.Coalesced;
+        Open->Accesses.push_back(&I);
+        auto Same = find_if(Open->Prefetch, [&](auto &P) { return P.first == Ptr; });
+        if (Same == Open->Prefetch.end())
+          Open->Prefetch.push_back({Ptr, Write});
+        else
+          Same->second |= Write;
+        continue;
+      }
+      Plan.Suspensions.emplace_back();
+      Open = &Plan.Suspensions.back();
+      Open->At = &I;
+      Open->Accesses.push_back(&I);
+      Open->Prefetch.push_back({Ptr, Write});
+    }
+  }
+  dropCoveredSuspensions();
+  Plan.Style = ForcedDispatch != ForcedStyle::Ring && everyIterationSuspendsAlike() ? Dispatch::Lockstep
+                                                                                     : Dispatch::Ring;
+  return std::nullopt;
+}
+
+/// A suspension whose accesses all touch a line that an earlier access of the
+/// same phase already brought in (the conditional store of `if (u < p[v])
+/// p[v] = u`, or e->next after e->key) must not yield: the line is there, and
+/// yielding between the read and the write would let another iteration update
+/// the location in between, which the serial loop never does.
+void SuspensionPlanner::dropCoveredSuspensions() {
+  // Fields of one record (e->key, then e->next in the latch): same base, and
+  // offsets less than a cache line apart.
+  auto sameLine = [&](Value *X, Value *Y) {
+    std::optional<int64_t> Distance = byteDistance(X, Y, A.DL);
+    return Distance && std::abs(*Distance) < 64;
+  };
+  auto coveredBy = [&](Instruction *Late, Instruction *Early, const Instruction *Deciding) {
+    return sameLine(accessedPointer(*Late), accessedPointer(*Early)) && A.DT.dominates(Early, Late) &&
+           A.LI.getLoopFor(Early->getParent()) == A.LI.getLoopFor(Late->getParent()) &&
+           !suspendsBetween(Plan, A.LI, Early, Late, Deciding);
+  };
+  SmallVector<Instruction *, 16> AllAccesses;
+  for (Suspension &S : Plan.Suspensions)
+    append_range(AllAccesses, S.Accesses);
+  // Dropping one suspension removes a yield that may have stood between
+  // another pair, so repeat until nothing changes.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end(); ++It) {
+      bool Covered = all_of(It->Accesses, [&](Instruction *Access) {
+        return any_of(AllAccesses, [&](Instruction *E) { return E != Access && coveredBy(Access, E, It->At); });
+      });
+      if (!Covered)
+        continue;
+      LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At
+                        << ": its line was fetched earlier in the same phase\n");
+      ++Plan.Coalesced;
+      append_range(Plan.Covered, It->Accesses);
+      Plan.Suspensions.erase(It);
+      Changed = true;
+      break;
+    }
+  }
+}
+
+/// Lockstep needs every iteration to meet the same suspension points in the
+/// same order: each one outside the loop's inner loops and on every path
+/// through the body (its block dominates the latch; there are no early exits).
+bool SuspensionPlanner::everyIterationSuspendsAlike() const {
+  return all_of(Plan.Suspensions, [&](const Suspension &S) {
+    BasicBlock *BB = S.At->getParent();
+    return A.LI.getLoopFor(BB) == &Plan.L && A.DT.dominates(BB, Plan.Latch);
+  });
+}
+
+std::optional<SerialReason> memcoro::planSuspensions(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin) {
+  return SuspensionPlanner(A, Plan).run(HasTwin);
+}
+
+void LoopPlan::print(raw_ostream &OS) const {
+  auto name = [&](const Value *V) {
+    std::string S;
+    raw_string_ostream NS(S);
+    V->printAsOperand(NS, /*PrintType=*/false);
+    return S;
+  };
+  OS << "  parallel(" << Parallelism << ")" << (ParallelismChosen ? ", chosen by memcoro" : "") << "\n";
+  if (!Inductions.empty()) {
+    OS << "  inductions:";
+    for (const PHINode *Phi : Inductions)
+      OS << " " << name(Phi);
+    OS << "\n";
+  }
+  for (const Reduction &R : Reductions)
+    OS << "  reduction: " << name(R.Phi) << " "
+       << (R.IsIntrinsic ? Intrinsic::getBaseName(R.Opcode) : StringRef(Instruction::getOpcodeName(R.Opcode)))
+       << " from " << name(R.Identity) << "\n";
+  for (const auto &[Phi, AtExit] : ExitValues)
+    OS << "  exit value: " << name(Phi) << " = " << *AtExit << "\n";
+  for (const AllocaInst *Alloca : PrivateAllocas)
+    OS << "  private stack memory: " << name(Alloca) << "\n";
+  for (const Hoist &H : Hoists)
+    OS << "  hoist:" << *H.I << "\n";
+  for (unsigned J = 0; J < Suspensions.size(); ++J) {
+    const Suspension &S = Suspensions[J];
+    OS << "  suspension " << J + 1 << ":" << *S.At << "\n";
+    for (const Instruction *Access : ArrayRef(S.Accesses).drop_front())
+      OS << "    shared by:" << *Access << "\n";
+    for (const auto &[Ptr, Write] : S.Prefetch)
+      OS << "    prefetch " << name(Ptr) << (Write ? " for writing" : "") << "\n";
+  }
+  for (const Instruction *Access : Covered)
+    OS << "  no suspension, line fetched earlier in the phase:" << *Access << "\n";
+  OS << "  dispatch: " << dispatchName(Style) << "\n";
+}
