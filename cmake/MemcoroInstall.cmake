@@ -11,3 +11,9 @@
 
 # The headers beside the build tree's driver, where the installed driver finds them.
 file(CREATE_LINK ${PROJECT_SOURCE_DIR}/include ${CMAKE_BINARY_DIR}/include SYMBOLIC)
+
+# The report tool is a standalone Python script; bin/ holds a copy so the build
+# tree and the installed prefix look the same.
+configure_file(${PROJECT_SOURCE_DIR}/compiler/memcoro-report.py ${CMAKE_BINARY_DIR}/bin/memcoro-report
+               COPYONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
+                                         GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
