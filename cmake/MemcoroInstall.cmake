@@ -1,4 +1,4 @@
-# Installing memcoro (issue 14).
+# Installing memcoro (issue 14, docs/install.md): `cmake --install build --prefix P`.
 #
 # One layout everywhere, so the driver finds its pieces relative to itself:
 #   bin/       memcoro-cc, memcoro-c++, memcoro-report
@@ -17,3 +17,28 @@ file(CREATE_LINK ${PROJECT_SOURCE_DIR}/include ${CMAKE_BINARY_DIR}/include SYMBO
 configure_file(${PROJECT_SOURCE_DIR}/compiler/memcoro-report.py ${CMAKE_BINARY_DIR}/bin/memcoro-report
                COPYONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
                                          GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+
+install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/memcoro-cc ${CMAKE_BINARY_DIR}/bin/memcoro-c++
+                 ${CMAKE_BINARY_DIR}/bin/memcoro-report
+        DESTINATION bin)
+install(TARGETS MemcoroPasses MemcoroPragma LIBRARY DESTINATION lib)
+install(TARGETS memcoro_rt ARCHIVE DESTINATION lib)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/memcoro DESTINATION include)
+
+# The CMake package: a hand-written config (one imported static library and a
+# helper) that computes the prefix from its own location, so a moved prefix works.
+include(CMakePackageConfigHelpers)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/memcoroConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/memcoroConfig.cmake
+              ${CMAKE_BINARY_DIR}/cmake/memcoroConfigVersion.cmake
+        DESTINATION lib/cmake/memcoro)
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/memcoro.pc.in ${CMAKE_BINARY_DIR}/cmake/memcoro.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/cmake/memcoro.pc DESTINATION lib/pkgconfig)
+
+install(FILES ${PROJECT_SOURCE_DIR}/README.md
+              ${PROJECT_SOURCE_DIR}/docs/install.md ${PROJECT_SOURCE_DIR}/docs/frontend.md
+              ${PROJECT_SOURCE_DIR}/docs/compiler.md ${PROJECT_SOURCE_DIR}/docs/runtime.md
+              ${PROJECT_SOURCE_DIR}/docs/amu.md
+        DESTINATION share/doc/memcoro)
