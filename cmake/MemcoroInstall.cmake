@@ -1,4 +1,5 @@
-# Installing memcoro (issue 14, docs/install.md): `cmake --install build --prefix P`.
+# Installing memcoro (issue 14, docs/install.md): `cmake --install build --prefix P`
+# and the Debian package built by CPack (`make package`).
 #
 # One layout everywhere, so the driver finds its pieces relative to itself:
 #   bin/       memcoro-cc, memcoro-c++, memcoro-report
@@ -42,3 +43,18 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md
               ${PROJECT_SOURCE_DIR}/docs/compiler.md ${PROJECT_SOURCE_DIR}/docs/runtime.md
               ${PROJECT_SOURCE_DIR}/docs/amu.md
         DESTINATION share/doc/memcoro)
+
+# The Debian package: the same files under /usr. The plugins are loaded into
+# Debian's clang-19 (which brings libllvm19 and libclang-cpp19, whose symbols
+# they use); memcoro-report needs python3.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME memcoro)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "memcoro developers <memcoro@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "hide DRAM latency by turning marked loops into interleaved coroutines")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "clang-19 (>= 1:19.1), python3")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cmake, pkg-config")
+include(CPack)
