@@ -6,7 +6,7 @@ CMAKE_ARGS ?=
 CONFIGURE   = cmake -S . -G Ninja -DCMAKE_BUILD_TYPE=Release \
               -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 $(CMAKE_ARGS)
 
-.PHONY: all setup build demo test test-sanitizers clean
+.PHONY: all setup build demo test test-sanitizers package clean
 
 all: build
 
@@ -36,6 +36,10 @@ test-sanitizers: setup
 	  echo "== runtime tests under -fsanitize=$$s"; \
 	  (cd $$dir && ctest --output-on-failure -j $(JOBS) -L runtime) || exit 1; \
 	done
+
+# The Debian package, $(BUILD)/memcoro_<version>_amd64.deb (docs/install.md).
+package: build
+	@cmake --build $(BUILD) --target package
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-addressundefined $(BUILD)-thread

@@ -4,6 +4,7 @@
 #   %memcoro-cc   the driver (C);  %memcoro-cxx  the driver (C++)
 #   %clang-plain  clang-19 with no memcoro at all
 #   %FileCheck    FileCheck from LLVM 19 (also plain FileCheck/not/count on PATH)
+#   %memcoro_lib  the build's lib/ (plugins, runtime); %memcoro_src  the source tree
 import os
 import lit.formats
 
@@ -25,4 +26,6 @@ config.substitutions.append(("%memcoro-cxx", os.path.join(config.memcoro_bin_dir
 config.substitutions.append(("%memcoro-cc", os.path.join(config.memcoro_bin_dir, "memcoro-cc")))
 config.substitutions.append(("%clang-plain", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%FileCheck", os.path.join(config.llvm_tools_dir, "FileCheck")))
+config.substitutions.append(("%memcoro_lib", config.memcoro_lib_dir))
+config.substitutions.append(("%memcoro_src", config.memcoro_src_dir))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
