@@ -31,7 +31,9 @@
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/DependenceAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -118,6 +120,22 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       << ore::NV("ContextBytes", Done.ContextBytes) << " bytes of context per slot";
     return R;
   });
+  // What the pragma's promise covers that the compiler could not check: one
+  // remark per store, naming the accesses of other iterations it may meet.
+  for (auto It = Plan.Assumed.begin(); It != Plan.Assumed.end();) {
+    Instruction *Store = It->Store;
+    SmallVector<std::string, 4> Others;
+    for (; It != Plan.Assumed.end() && It->Store == Store; ++It)
+      Others.push_back(It->Other == Store ? std::string("this store")
+                                          : (isa<LoadInst>(It->Other) ? "the load at " : "the store at ") +
+                                                sourcePlace(*It->Other));
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(RemarkPass, "AssumedIndependent", Store)
+             << "assumed, as the pragma asserts, that other iterations do not access the memory this store "
+                "writes through "
+             << join(Others, ", ") << " (the compiler cannot tell; -fmemcoro-check verifies it at run time)";
+    });
+  }
   return true;
 }
 
@@ -155,7 +173,8 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
         if (Metadata *Id = loopId(*Sub))
           Nested.push_back({Id, Sub->getStartLoc()});
     BasicBlock *Anchor = Target->getHeader();
-    SplitAnalyses A{F, LI, DT, SE, AC, RAI, M.getDataLayout()};
+    auto &DI = FAM.getResult<DependenceAnalysis>(F);
+    SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, M.getDataLayout()};
     if (splitLoop(A, *Target, ORE, HasTwin)) {
       for (auto &[Id, Loc] : Nested) {
         M.getOrInsertNamedMetadata(SeenLoopsMD)->addOperand(MDNode::get(F.getContext(), {Id}));
@@ -189,7 +208,8 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
     if (getMarkedParallelism(*L))
       prepareLoop(*L, LI, DT, SE, AC);
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
-  SplitAnalyses A{F, LI, DT, SE, AC, RAI, F.getParent()->getDataLayout()};
+  auto &DI = FAM.getResult<DependenceAnalysis>(F);
+  SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout()};
   SmallPtrSet<const Loop *, 4> Interleaved;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!getMarkedParallelism(*L))

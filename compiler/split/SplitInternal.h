@@ -34,6 +34,7 @@
 
 namespace llvm {
 class AssumptionCache;
+class DependenceInfo;
 class DominatorTree;
 class Loop;
 class LoopInfo;
@@ -54,6 +55,7 @@ struct SplitAnalyses {
   llvm::DominatorTree &DT;
   llvm::ScalarEvolution &SE;
   llvm::AssumptionCache &AC;
+  llvm::DependenceInfo &DI;
   const RemoteAccessInfo &RAI;
   const llvm::DataLayout &DL;
 };
@@ -91,6 +93,15 @@ struct Hoist {
 enum class Dispatch { Ring, Lockstep };
 llvm::StringRef dispatchName(Dispatch D);
 
+/// Two accesses of the loop, at least one a store, that may touch the same
+/// memory in different iterations where the compiler cannot tell (indirect or
+/// possibly aliasing addresses): the pragma asserts that they do not, and
+/// -fmemcoro-check verifies it at run time.
+struct AssumedIndependent {
+  llvm::Instruction *Store;
+  llvm::Instruction *Other;
+};
+
 /// Why a marked loop stays serial: what its missed remark says, and where.
 struct SerialReason {
   const char *Tag;
@@ -125,6 +136,8 @@ struct LoopPlan {
   /// Stack objects private to an iteration (declared in the loop body; LLVM
   /// hoisted them to the function entry): each slot gets its own copy.
   llvm::SmallVector<llvm::AllocaInst *, 2> PrivateAllocas;
+  /// Pairs of accesses whose independence rests on the pragma alone.
+  llvm::SmallVector<AssumedIndependent, 4> Assumed;
 
   // What to do with it (SplitPlan.cpp).
   llvm::SmallVector<Suspension, 4> Suspensions;
@@ -158,6 +171,7 @@ private:
   std::optional<SerialReason> checkLocalMemory();
   std::optional<SerialReason> checkLiveOuts();
   std::optional<SerialReason> checkUpdatesNotSplit();
+  std::optional<SerialReason> checkMemoryDependences();
   SerialReason serial(const char *Tag, const llvm::Twine &Why, const llvm::Instruction *At = nullptr) const;
 
   const SplitAnalyses &A;
@@ -177,9 +191,12 @@ std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Pl
 bool suspendsBetween(const LoopPlan &Plan, const llvm::LoopInfo &LI, llvm::Instruction *Early,
                      llvm::Instruction *Late, const llvm::Instruction *Ignore);
 
+/// "file:line:col" of \p I, for remarks that name a second place.
+std::string sourcePlace(const llvm::Instruction &I);
+
 /// How many bytes \p B lies after \p A, when both are constant offsets from
 /// one base pointer.
-std::optional<int64_t> byteDistance(llvm::Value *A, llvm::Value *B, const llvm::DataLayout &DL);
+std::optional<int64_t> byteDistance(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
 
 /// What a slot holds (SplitFrame.cpp): the values of an iteration that live
 /// across a suspension, stored in its slot or recomputed on resume; the

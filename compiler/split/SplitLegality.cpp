@@ -51,7 +51,9 @@ std::optional<SerialReason> SplitLegality::checkLoop() {
     return Why;
   if (auto Why = checkLocalMemory())
     return Why;
-  return checkLiveOuts();
+  if (auto Why = checkLiveOuts())
+    return Why;
+  return checkMemoryDependences();
 }
 
 std::optional<SerialReason> SplitLegality::checkPlan() { return checkUpdatesNotSplit(); }

@@ -56,12 +56,12 @@ LoopPlan::LoopPlan(Loop &L) : L(L) {
 
 StringRef memcoro::dispatchName(Dispatch D) { return D == Dispatch::Lockstep ? "lockstep" : "ring"; }
 
-std::optional<int64_t> memcoro::byteDistance(Value *A, Value *B, const DataLayout &DL) {
+std::optional<int64_t> memcoro::byteDistance(const Value *A, const Value *B, const DataLayout &DL) {
   if (A == B)
     return 0;
   int64_t OffA = 0, OffB = 0;
-  Value *BaseA = GetPointerBaseWithConstantOffset(A, OffA, DL);
-  Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
+  const Value *BaseA = GetPointerBaseWithConstantOffset(A, OffA, DL);
+  const Value *BaseB = GetPointerBaseWithConstantOffset(B, OffB, DL);
   if (BaseA != BaseB)
     return std::nullopt;
   return OffB - OffA;
@@ -284,6 +284,8 @@ void LoopPlan::print(raw_ostream &OS) const {
     OS << "  exit value: " << name(Phi) << " = " << *AtExit << "\n";
   for (const AllocaInst *Alloca : PrivateAllocas)
     OS << "  private stack memory: " << name(Alloca) << "\n";
+  for (const AssumedIndependent &Pair : Assumed)
+    OS << "  assumed independent across iterations:" << *Pair.Store << " |" << *Pair.Other << "\n";
   for (const Hoist &H : Hoists)
     OS << "  hoist:" << *H.I << "\n";
   for (unsigned J = 0; J < Suspensions.size(); ++J) {

@@ -10,6 +10,9 @@
 ; CHECK-LABEL: memcoro-plan: loop %bb9 in function 'several': interleaved
 ; CHECK-NEXT:    parallel(8)
 ; CHECK-NEXT:    inductions: %i10
+; pos[i] may overlap keys[] and a[]: assumed independent, as the pragma says.
+; CHECK-NEXT:    assumed independent across iterations: store i64 %i30, ptr %i31{{.*}} | %i13 = load i64, ptr %i12
+; CHECK-NEXT:    assumed independent across iterations: store i64 %i30, ptr %i31{{.*}} | %i23 = load i64, ptr %i22
 ; CHECK-NEXT:    suspension 1: %i23 = load i64, ptr %i22
 ; CHECK-NEXT:      prefetch %i22
 ; CHECK-NEXT:    dispatch: ring
@@ -23,6 +26,7 @@
 ; CHECK-LABEL: memcoro-plan: loop %bb48 in function 'several': interleaved
 ; CHECK-NEXT:    parallel(4)
 ; CHECK-NEXT:    inductions: %i49 %i50
+; CHECK-NEXT:    assumed independent across iterations: store i64 %i61, ptr %i59{{.*}} | %i76 = load i64, ptr %i75
 ; CHECK-NEXT:    suspension 1: %i73 = load i32, ptr %i72
 ; CHECK-NEXT:      prefetch %i72
 ; CHECK-NEXT:    suspension 2: %i76 = load i64, ptr %i75

@@ -10,6 +10,10 @@
 ; PLAN:      parallel(32), chosen by memcoro
 ; PLAN-NEXT: inductions: %indvars.iv
 ; PLAN-NEXT: reduction: %total.014 xor from 0
+; out[i] might overlap the nodes and the list heads: only the pragma says not.
+; PLAN-NEXT: assumed independent across iterations: store i64 %s.0.lcssa, ptr %arrayidx4, align 8 | %p.09 = load ptr, ptr %arrayidx
+; PLAN-NEXT: assumed independent across iterations: store i64 %s.0.lcssa, ptr %arrayidx4, align 8 | %0 = load i64, ptr %p.012
+; PLAN-NEXT: assumed independent across iterations: store i64 %s.0.lcssa, ptr %arrayidx4, align 8 | %p.0 = load ptr, ptr %next
 ; The address of p->next is computed above the suspension at p->v, so both
 ; lines are prefetched there and the walk yields once per node.
 ; PLAN-NEXT: hoist: %next = getelementptr inbounds i8, ptr %p.012, i64 8
