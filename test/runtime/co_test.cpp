@@ -68,10 +68,25 @@ TEST(Co, YieldInterleavesCoroutinesOfOneExecutorInFifoOrder) {
   Sched s = make_sched(1);
   Trace trace;
   TraceArg a{&trace, "a"}, b{&trace, "b"};
-  memcoro_co *ca = spawn_on(s.get(), 0, yield_three_times, &a);
-  memcoro_co *cb = spawn_on(s.get(), 0, yield_three_times, &b);
-  memcoro_co_join(ca);
-  memcoro_co_join(cb);
+  // Spawned by a coroutine of the same executor, so that both are queued
+  // before either runs (from this thread, the executor could run a to the
+  // end before b arrives).
+  struct Both {
+    memcoro_sched *s;
+    TraceArg *a, *b;
+  } both{s.get(), &a, &b};
+  memcoro_co *parent = spawn_on(
+      s.get(), 0,
+      [](void *arg) -> void * {
+        auto *p = static_cast<Both *>(arg);
+        memcoro_co *ca = spawn_on(p->s, 0, yield_three_times, p->a);
+        memcoro_co *cb = spawn_on(p->s, 0, yield_three_times, p->b);
+        memcoro_co_join(ca);
+        memcoro_co_join(cb);
+        return nullptr;
+      },
+      &both);
+  memcoro_co_join(parent);
   std::vector<std::string> want{"a0", "b0", "a1", "b1", "a2", "b2"};
   EXPECT_EQ(trace.events, want);
 }
