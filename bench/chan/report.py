@@ -96,6 +96,26 @@ def main():
     for line in summary:
         print(line)
 
+    # The same, both placements in one table (the README's): memcoro's median
+    # with its ratio to the Go run after it, and Go's median over both runs.
+    print("\nBoth placements, ns per message (memcoro / Go):\n")
+    print("| mode | operation | " + " | ".join(
+        f"1 executor n={n} | 2 executors n={n} | Go n={n}" for n in PARTIES) + " |")
+    print("|---|---|" + "---:|" * (3 * len(PARTIES)))
+    for mode in MODES:
+        for phase, op, cap, label in OPS:
+            cells = []
+            for n in PARTIES:
+                for pair, impl, _ in PAIRS:
+                    mine = series(pair, impl, mode, n, phase, op, cap)
+                    go = series(pair, "go", mode, n, phase, op, cap)
+                    ratio = median([m / g for m, g in zip(mine, go) if g > 0])
+                    cells.append("-" if ratio is None else f"{fmt(median(mine))} ({ratio:.2f})")
+                cells.append(fmt(median([v for pair, _, _ in PAIRS
+                                         for v in series(pair, "go", mode, n, phase, op, cap)])))
+            if any(c != "-" for c in cells):
+                print(f"| {mode} | {label} | " + " | ".join(cells) + " |")
+
     print("\nEvery implementation, medians (Go over both of its runs per repeat):\n")
     print("| mode | operation | implementation | " +
           " | ".join(f"n={n}" for n in PARTIES) + " |")

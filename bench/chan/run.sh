@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the Sunway channel paper's Table 1 on this machine, one command:
 #
-#   bench/chan/run.sh [--messages M] [--repeat R]     (defaults: 1000000, 5)
+#   bench/chan/run.sh [--messages M] [--repeat R]     (defaults: 1000000, 7; ~1 minute)
 #
 # Builds the C driver (make build) and the Go program, then runs, R times:
 # memcoro with every coroutine on 1 executor, then Go; memcoro with the
@@ -17,7 +17,7 @@
 set -euo pipefail
 
 messages=1000000
-repeat=5
+repeat=7
 while (($#)); do
   case "$1" in
     --messages) messages="$2"; shift 2 ;;
