@@ -123,8 +123,8 @@ struct memcoro_sched {
  * coroutine can resume on another executor's thread after any suspension,
  * and compilers may keep a thread-local's address in a register across a
  * call, so code that runs in coroutines reads it only through out-of-line
- * functions in co.c (memcoro_co_self, memcoro_spinning_pays) and never in a
- * function that also suspends after the read. */
+ * functions in co.c (memcoro_co_self, memcoro_spinning_pays), and a function
+ * that suspends reads it only before the suspension, never after. */
 extern _Thread_local struct memcoro_exec *memcoro_tls_exec;
 
 /* True on a plain thread, or when the calling coroutine's executor has
