@@ -10,15 +10,18 @@
  *              (E: 0 = one per CPU; rows are labelled memcoro-<E>exec)
  *   chan_bench --switch [--messages M]      context-switch cost
  *
- * Two phases per point, as in the paper and the issue:
+ * Coroutines are placed round robin (the default), so with E > 1 they start
+ * spread over the executors and the runtime decides where they run.
+ *
+ * Phases per point, as in the paper and the issues:
  *   unbounded  capacity M: the senders send all M messages (timed), then the
  *              receivers take them all (timed); nothing ever blocks.
- *   blocking   capacity 16: senders and receivers run at once, so they park
- *              and wake each other; one time for the whole transfer.
+ *   blocking   capacity 16, then 64: senders and receivers run at once, so
+ *              they park and wake each other; one time for the whole transfer.
  * Time per message = wall time of the phase / M. Messages are pseudo-random
  * integers; the receivers' sum must equal the senders' ("verify=PASS").
  * Output: CSV on stdout, one row per phase:
- *   impl,mode,senders,receivers,phase,op,ns_per_message,verify
+ *   impl,mode,senders,receivers,capacity,phase,op,ns_per_message,verify
  * and for --switch: switch,yield|context_switch,ns.
  */
 #define _GNU_SOURCE
@@ -34,7 +37,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { BLOCKING_CAPACITY = 16 };
+static const size_t blocking_capacities[] = {16, 64};
 
 static double now_ns(void) {
   struct timespec ts;
@@ -224,38 +227,41 @@ static bool measure(const char *impl, memcoro_sched *sched, const struct point *
   double t2 = now_ns();
   bool ok = verify(senders, pt->senders, receivers, pt->receivers);
   all_ok &= ok;
-  printf("%s,%s,%d,%d,unbounded,send,%.2f,%s\n", impl, pt->mode_name, pt->senders,
-         pt->receivers, (t1 - t0) / messages, ok ? "PASS" : "FAIL");
-  printf("%s,%s,%d,%d,unbounded,recv,%.2f,%s\n", impl, pt->mode_name, pt->senders,
-         pt->receivers, (t2 - t1) / messages, ok ? "PASS" : "FAIL");
+  printf("%s,%s,%d,%d,%llu,unbounded,send,%.2f,%s\n", impl, pt->mode_name, pt->senders,
+         pt->receivers, (unsigned long long)messages, (t1 - t0) / messages, ok ? "PASS" : "FAIL");
+  printf("%s,%s,%d,%d,%llu,unbounded,recv,%.2f,%s\n", impl, pt->mode_name, pt->senders,
+         pt->receivers, (unsigned long long)messages, (t2 - t1) / messages, ok ? "PASS" : "FAIL");
   if (use_memcoro)
     memcoro_chan_destroy(ch);
   else
     mq_destroy(&mq);
 
   /* blocking: everyone at once through a small ring */
-  if (use_memcoro)
-    ch = memcoro_chan_create(sizeof(uint64_t), BLOCKING_CAPACITY, pt->mode);
-  else
-    mq_init(&mq, BLOCKING_CAPACITY);
-  /* Receivers first, so that they start out parked on the empty channel. */
-  split(both, pt->receivers, messages);
-  split(both + pt->receivers, pt->senders, messages);
-  for (int i = 0; i < pt->receivers + pt->senders; ++i)
-    both[i].ch = ch, both[i].mq = &mq;
-  t0 = now_ns();
-  run_parties(sched, both, pt->receivers + pt->senders,
-              use_memcoro ? memcoro_receiver : mutex_receiver, pt->receivers,
-              use_memcoro ? memcoro_sender : mutex_sender);
-  t1 = now_ns();
-  ok = verify(both + pt->receivers, pt->senders, both, pt->receivers);
-  all_ok &= ok;
-  printf("%s,%s,%d,%d,blocking,transfer,%.2f,%s\n", impl, pt->mode_name, pt->senders,
-         pt->receivers, (t1 - t0) / messages, ok ? "PASS" : "FAIL");
-  if (use_memcoro)
-    memcoro_chan_destroy(ch);
-  else
-    mq_destroy(&mq);
+  for (size_t c = 0; c < sizeof blocking_capacities / sizeof blocking_capacities[0]; ++c) {
+    size_t capacity = blocking_capacities[c];
+    if (use_memcoro)
+      ch = memcoro_chan_create(sizeof(uint64_t), capacity, pt->mode);
+    else
+      mq_init(&mq, capacity);
+    /* Receivers first, so that they start out parked on the empty channel. */
+    split(both, pt->receivers, messages);
+    split(both + pt->receivers, pt->senders, messages);
+    for (int i = 0; i < pt->receivers + pt->senders; ++i)
+      both[i].ch = ch, both[i].mq = &mq;
+    t0 = now_ns();
+    run_parties(sched, both, pt->receivers + pt->senders,
+                use_memcoro ? memcoro_receiver : mutex_receiver, pt->receivers,
+                use_memcoro ? memcoro_sender : mutex_sender);
+    t1 = now_ns();
+    ok = verify(both + pt->receivers, pt->senders, both, pt->receivers);
+    all_ok &= ok;
+    printf("%s,%s,%d,%d,%zu,blocking,transfer,%.2f,%s\n", impl, pt->mode_name, pt->senders,
+           pt->receivers, capacity, (t1 - t0) / messages, ok ? "PASS" : "FAIL");
+    if (use_memcoro)
+      memcoro_chan_destroy(ch);
+    else
+      mq_destroy(&mq);
+  }
   fflush(stdout);
   return all_ok;
 }

@@ -7,10 +7,17 @@
  *   memcoro_co_yield                               let the executor run another one
  *   memcoro_waiter_*                               park until signalled (await/asignal)
  *
- * Every executor owns a runnable queue and a wait queue (the Sunway paper's
- * Fig. 2). A coroutine always runs on the executor it was placed on; a wake-up
- * from another thread hands it back to that executor. An executor with
- * nothing to run spins briefly, then sleeps on a futex.
+ * Every executor owns a runnable queue (the Sunway paper's Fig. 2; parked
+ * coroutines wait on the waiter lists of whatever they wait for). A coroutine
+ * placed on a chosen executor (memcoro_co_attr.executor) always runs there.
+ * One placed round robin (the default) moves, as goroutines do: woken by a
+ * coroutine of another executor it runs next on the waker's executor, and an
+ * executor that has had work queued for a while hands half of it to an idle
+ * one. Such a coroutine may therefore resume on another thread after any
+ * call that can suspend (yield, join, a waiter or channel wait): do not keep
+ * the address of a thread-local variable (errno included, and pthread_self(),
+ * which compilers may cache) across one, or pin the coroutine. An executor
+ * with nothing to run spins briefly, then sleeps on a futex.
  */
 #ifndef MEMCORO_CO_H
 #define MEMCORO_CO_H
@@ -49,7 +56,8 @@ unsigned memcoro_sched_executors(const memcoro_sched *sched);
 #define MEMCORO_ANY_EXECUTOR (-1)
 
 typedef struct memcoro_co_attr {
-  int executor;     /* MEMCORO_ANY_EXECUTOR (round robin) or an index */
+  int executor;     /* MEMCORO_ANY_EXECUTOR (round robin, may move later) or
+                       an index (pinned: never moves) */
   const char *name; /* named in diagnostics such as a stack overflow; may be NULL */
 } memcoro_co_attr;
 
@@ -66,8 +74,9 @@ void *memcoro_co_join(memcoro_co *co);
 /* The coroutine frees itself when it finishes; co must not be used after. */
 void memcoro_co_detach(memcoro_co *co);
 
-/* Moves the calling coroutine to the back of its executor's runnable queue.
- * Outside a coroutine, yields the thread. */
+/* Moves the calling coroutine to the back of its executor's runnable queue
+ * (from where an idle executor may take it, unless it is pinned). Outside a
+ * coroutine, yields the thread. */
 void memcoro_co_yield(void);
 
 /* The running coroutine, or NULL on a plain thread. */

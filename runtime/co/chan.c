@@ -39,6 +39,7 @@ enum {
   /* Retries before parking when nothing else could run meanwhile: about a
    * microsecond, a few times what a peer on another core needs per message. */
   SPINS_BEFORE_PARK = 100,
+  MAX_BACKOFF = 64,
 };
 
 /* wait_state: bit 0 closed, then two counters of parked parties. */
@@ -206,8 +207,21 @@ static bool spsc_pop(memcoro_chan *ch, void *out) {
   return true;
 }
 
+/* After a lost CAS on an index: wait twice as long as last time, up to
+ * MAX_BACKOFF pauses. Parties on two cores that retry at once make the index
+ * line bounce between them on every attempt (measured: 10 senders spread
+ * over 2 executors, 52 ns per send with a single pause); backing off lets
+ * the winner take several positions in a row from its own cache. */
+static inline void back_off(unsigned *pauses) {
+  for (unsigned i = 0; i < *pauses; ++i)
+    memcoro_cpu_relax();
+  if (*pauses < MAX_BACKOFF)
+    *pauses *= 2;
+}
+
 static bool stamped_push(memcoro_chan *ch, const void *elem, bool claim) {
   uint64_t tail = atomic_load_explicit(&ch->tail, memory_order_relaxed);
+  unsigned pauses = 1;
   for (;;) {
     size_t index = (size_t)(tail & (ch->one_lap - 1));
     _Atomic(uint64_t) *stamp = stamp_at(ch, index);
@@ -222,7 +236,7 @@ static bool stamped_push(memcoro_chan *ch, const void *elem, bool claim) {
                                                         memory_order_relaxed)) {
         /* relaxed: the CAS only arbitrates who owns the slot; the stamp's
          * acquire/release carries the data. tail now holds the winner's. */
-        memcoro_cpu_relax();
+        back_off(&pauses);
         continue;
       }
       copy_elem(data_at(ch, index), elem, ch->elem_size);
@@ -245,6 +259,7 @@ static bool stamped_push(memcoro_chan *ch, const void *elem, bool claim) {
 
 static bool stamped_pop(memcoro_chan *ch, void *out, bool claim) {
   uint64_t head = atomic_load_explicit(&ch->head, memory_order_relaxed);
+  unsigned pauses = 1;
   for (;;) {
     size_t index = (size_t)(head & (ch->one_lap - 1));
     _Atomic(uint64_t) *stamp = stamp_at(ch, index);
@@ -257,7 +272,7 @@ static bool stamped_pop(memcoro_chan *ch, void *out, bool claim) {
       } else if (!atomic_compare_exchange_weak_explicit(&ch->head, &head, next,
                                                         memory_order_relaxed,
                                                         memory_order_relaxed)) {
-        memcoro_cpu_relax();
+        back_off(&pauses);
         continue;
       }
       copy_elem(out, data_at(ch, index), ch->elem_size);

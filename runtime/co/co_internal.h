@@ -51,9 +51,10 @@ struct memcoro_exec;
 struct memcoro_co {
   void *sp; /* saved stack pointer while not running */
   struct memcoro_exec *exec;
-  memcoro_co *next;         /* runnable queue or inject stack */
-  memcoro_co *wprev, *wnext; /* executor's wait queue */
-  bool in_wait_queue;
+  memcoro_co *next; /* runnable queue or inject stack */
+  /* Placed on a chosen executor: never moves. Others run wherever they are
+   * woken or wherever an idle executor takes them (see make_runnable). */
+  bool pinned;
   memcoro_co_fn fn;
   void *arg;
   void *result;
@@ -73,10 +74,15 @@ struct memcoro_exec {
   void *sched_sp;        /* the executor loop's saved stack pointer */
   memcoro_co *current;
   memcoro_co *run_head, *run_tail; /* runnable queue: executor thread only */
+  size_t run_movable;              /* how many in it are not pinned */
   /* A coroutine woken by one of ours runs next (see make_runnable). */
   memcoro_co *run_next;
   unsigned run_next_streak;
-  memcoro_co *wait_head;           /* wait queue: executor thread only */
+  /* Turns since the queue last held nothing we could give away while
+   * another executor was idle, and the time the first one began (see
+   * maybe_share_work). */
+  unsigned backlog_rounds;
+  uint64_t backlog_since_ns;
   enum memcoro_after_switch after;
   memcoro_waiter *park_waiter;
   void *tsan_fiber;
@@ -89,11 +95,16 @@ struct memcoro_exec {
   /* 1 while the executor sleeps (or is about to) on this futex word; apart
    * from inject so that the executor's spin does not contend with pushes. */
   _Alignas(MEMCORO_CACHE_LINE) _Atomic(uint32_t) sleeping;
+  /* 1 while the executor has nothing to run and nobody has promised it work
+   * yet; a busy executor that claims it (1 -> 0) hands it coroutines. Written
+   * at the same moments as sleeping, so it shares its line. */
+  _Atomic(uint32_t) idle;
 };
 
 struct memcoro_sched {
   unsigned executor_count;
   size_t stack_size; /* usable bytes, a multiple of the page size */
+  struct memcoro_exec *execs;
   _Atomic(bool) stopping;
   _Atomic(uint32_t) next_executor;
   /* Spawned but not finished; destroy sleeps on this futex word. */
@@ -101,20 +112,25 @@ struct memcoro_sched {
   pthread_mutex_t pool_lock;
   struct memcoro_stack *pool; /* free stacks of stack_size */
   size_t pool_count, pool_capacity;
-  struct memcoro_exec *execs;
+  /* How many executors are idle: a hint that lets busy executors skip the
+   * search for one on every scheduling decision. On its own line (the last
+   * field, aligned), because idle executors come and go while busy ones
+   * read it. */
+  _Alignas(MEMCORO_CACHE_LINE) _Atomic(uint32_t) idle_executors;
 };
 
-/* The executor this thread runs, NULL on a plain thread. */
+/* The executor this thread runs, NULL on a plain thread. An unpinned
+ * coroutine can resume on another executor's thread after any suspension,
+ * and compilers may keep a thread-local's address in a register across a
+ * call, so code that runs in coroutines reads it only through out-of-line
+ * functions in co.c (memcoro_co_self, memcoro_spinning_pays), and a function
+ * that suspends reads it only before the suspension, never after. */
 extern _Thread_local struct memcoro_exec *memcoro_tls_exec;
 
 /* True on a plain thread, or when the calling coroutine's executor has
  * nothing else to run: then a short spin is cheaper than parking, which would
  * leave the executor idle and make the peer pay for a wake-up. */
-static inline bool memcoro_spinning_pays(void) {
-  struct memcoro_exec *e = memcoro_tls_exec;
-  return !e || (!e->run_head && !e->run_next &&
-                !atomic_load_explicit(&e->inject, memory_order_relaxed));
-}
+bool memcoro_spinning_pays(void);
 
 /* Prints "memcoro: <message>" on stderr and aborts: for misuse that cannot be
  * reported any other way (the caller's data would otherwise be corrupted). */

@@ -13,7 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -61,6 +66,10 @@ struct Run {
   // seen[sender * per_sender + seq]: set once by whoever receives it.
   std::unique_ptr<std::atomic<uint8_t>[]> seen;
   std::atomic<uint64_t> duplicates{0}, out_of_order{0}, corrupt{0}, received{0};
+  // Parties compute now and then (see Computing), and count whether they
+  // ran on more than one thread.
+  bool compute = false;
+  std::atomic<int> moved{0};
 };
 
 struct Party {
@@ -68,14 +77,43 @@ struct Party {
   int index;
 };
 
+// Every 8th message, ~2 us of work: turns long enough that busy executors
+// hand coroutines to idle ones, on top of the moves to a waker's executor.
+// Not pthread_self() for the thread: glibc declares it const, so its value
+// may be reused across a suspension.
+class Computing {
+public:
+  explicit Computing(Run *r) : on_(r->compute), first_(syscall(SYS_gettid)) {}
+  void after_message(uint64_t i) {
+    if (!on_ || i % 8)
+      return;
+    auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(2);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    moved_ |= syscall(SYS_gettid) != first_;
+  }
+  void report(Run *r) const {
+    if (moved_)
+      r->moved.fetch_add(1, std::memory_order_relaxed);
+  }
+
+private:
+  bool on_;
+  long first_; // the thread it started on
+  bool moved_ = false;
+};
+
 void *send_all(void *arg) {
   auto *p = static_cast<Party *>(arg);
   Run *r = p->run;
+  Computing work(r);
   for (uint64_t seq = 0; seq < r->per_sender; ++seq) {
     uint64_t m = encode(p->index, seq);
     if (MEMCORO_CHAN_SEND(r->ch, m) != MEMCORO_CHAN_OK)
       return reinterpret_cast<void *>(1);
+    work.after_message(seq);
   }
+  work.report(r);
   if (r->senders_left.fetch_sub(1, std::memory_order_acq_rel) == 1)
     memcoro_chan_close(r->ch);
   return nullptr;
@@ -86,7 +124,9 @@ void *receive_all(void *arg) {
   Run *r = p->run;
   std::vector<int64_t> last(r->senders, -1);
   uint64_t m, count = 0;
+  Computing work(r);
   while (MEMCORO_CHAN_RECV(r->ch, m) == MEMCORO_CHAN_OK) {
+    work.after_message(count);
     uint64_t sender = m >> kSeqBits, seq = m & ((uint64_t{1} << kSeqBits) - 1);
     if (sender >= static_cast<uint64_t>(r->senders) || seq >= r->per_sender) {
       r->corrupt.fetch_add(1, std::memory_order_relaxed);
@@ -100,10 +140,14 @@ void *receive_all(void *arg) {
     ++count;
   }
   r->received.fetch_add(count, std::memory_order_relaxed);
+  work.report(r);
   return nullptr;
 }
 
-enum class Where { Coroutines, Threads };
+// Coroutines placed round robin on 2 executors; the same on 3 executors,
+// computing now and then, so that they move between executors all the time;
+// plain threads.
+enum class Where { Coroutines, ComputingCoroutines, Threads };
 
 struct Config {
   memcoro_chan_mode mode;
@@ -115,7 +159,10 @@ struct Config {
 std::string name_of(const Config &c) {
   const char *modes[] = {"SPSC", "SPMC", "MPSC", "MPMC"};
   return std::string(modes[c.mode]) + "_n" + std::to_string(c.n) +
-         (c.where == Where::Coroutines ? "_coroutines" : "_threads") + "_cap" +
+         (c.where == Where::Coroutines            ? "_coroutines"
+          : c.where == Where::ComputingCoroutines ? "_computing_coroutines"
+                                                  : "_threads") +
+         "_cap" +
          std::to_string(c.capacity);
 }
 
@@ -131,6 +178,7 @@ void stress(const Config &c, uint64_t messages) {
   r.seen.reset(new std::atomic<uint8_t>[total]());
   r.ch = memcoro_chan_create(sizeof(uint64_t), c.capacity, c.mode);
   ASSERT_NE(r.ch, nullptr);
+  r.compute = c.where == Where::ComputingCoroutines;
 
   std::vector<Party> parties;
   parties.reserve(r.senders + r.receivers);
@@ -139,9 +187,9 @@ void stress(const Config &c, uint64_t messages) {
   for (int i = 0; i < r.senders; ++i)
     parties.push_back({&r, i});
 
-  if (c.where == Where::Coroutines) {
+  if (c.where != Where::Threads) {
     memcoro_sched_options o{};
-    o.executors = 2;
+    o.executors = c.where == Where::Coroutines ? 2 : 3;
     memcoro_sched *s = memcoro_sched_create(&o);
     std::vector<memcoro_co *> cos;
     for (size_t i = 0; i < parties.size(); ++i)
@@ -170,6 +218,8 @@ void stress(const Config &c, uint64_t messages) {
   for (uint64_t i = 0; i < total; ++i)
     missing += r.seen[i].load(std::memory_order_relaxed) == 0;
   EXPECT_EQ(missing, 0u) << "messages lost";
+  if (r.compute)
+    EXPECT_GT(r.moved.load(), 0) << "no coroutine ever moved to another executor";
   memcoro_chan_destroy(r.ch);
 }
 
@@ -193,6 +243,20 @@ TEST_P(ChanStress, CoroutinesMoveEveryMessageExactlyOnceInOrder) {
     Config c{mode, n, Where::Coroutines, 64};
     SCOPED_TRACE(name_of(c));
     stress(c, per_config);
+  }
+}
+
+// Coroutines that move between 3 executors all the time, both to the
+// executor of whoever wakes them and to idle ones; fewer messages, since
+// every 8th costs ~2 us of work, but enough (also under sanitizers) that
+// every party runs out of messages or room many times, so moves happen.
+TEST_P(ChanStress, MovingCoroutinesMoveEveryMessageExactlyOnceInOrder) {
+  const memcoro_chan_mode mode = GetParam();
+  std::vector<int> ns = mode == MEMCORO_CHAN_SPSC ? std::vector<int>{1} : std::vector<int>{1, 10, 32};
+  for (int n : ns) {
+    Config c{mode, n, Where::ComputingCoroutines, 64};
+    SCOPED_TRACE(name_of(c));
+    stress(c, std::max<uint64_t>(messages_per_mode() / 50, 50000));
   }
 }
 

@@ -5,10 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cfenv>
+#include <chrono>
 #include <cstdint>
+#include <fstream>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -68,10 +74,25 @@ TEST(Co, YieldInterleavesCoroutinesOfOneExecutorInFifoOrder) {
   Sched s = make_sched(1);
   Trace trace;
   TraceArg a{&trace, "a"}, b{&trace, "b"};
-  memcoro_co *ca = spawn_on(s.get(), 0, yield_three_times, &a);
-  memcoro_co *cb = spawn_on(s.get(), 0, yield_three_times, &b);
-  memcoro_co_join(ca);
-  memcoro_co_join(cb);
+  // Spawned by a coroutine of the same executor, so that both are queued
+  // before either runs (from this thread, the executor could run a to the
+  // end before b arrives).
+  struct Both {
+    memcoro_sched *s;
+    TraceArg *a, *b;
+  } both{s.get(), &a, &b};
+  memcoro_co *parent = spawn_on(
+      s.get(), 0,
+      [](void *arg) -> void * {
+        auto *p = static_cast<Both *>(arg);
+        memcoro_co *ca = spawn_on(p->s, 0, yield_three_times, p->a);
+        memcoro_co *cb = spawn_on(p->s, 0, yield_three_times, p->b);
+        memcoro_co_join(ca);
+        memcoro_co_join(cb);
+        return nullptr;
+      },
+      &both);
+  memcoro_co_join(parent);
   std::vector<std::string> want{"a0", "b0", "a1", "b1", "a2", "b2"};
   EXPECT_EQ(trace.events, want);
 }
@@ -239,6 +260,165 @@ TEST(Waiter, ACoroutineWakesASleepingThread) {
       &w, nullptr);
   memcoro_waiter_wait(&w);
   EXPECT_TRUE(memcoro_waiter_try_wait(&w));
+  memcoro_co_join(co);
+}
+
+// ---- where coroutines run -------------------------------------------------
+
+// The calling thread's kernel id. Not pthread_self(): glibc declares it
+// const, so the compiler may reuse its value across a suspension after which
+// the coroutine runs on another thread.
+long thread_id() { return syscall(SYS_gettid); }
+
+// True once the thread is asleep in the kernel ("S" in /proc): an executor
+// that sleeps has committed every park and has nothing to run.
+bool thread_sleeps(long tid) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(tid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  size_t paren = line.rfind(')');
+  return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'S';
+}
+
+void wait_until_asleep(long tid) {
+  while (!thread_sleeps(tid))
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+struct Worker {
+  memcoro_waiter w;
+  std::atomic<long> home{0};        // thread before parking (published last)
+  long woken_on = 0;                // thread right after the wake-up
+  std::set<long> ran_on;            // threads of the turns after that
+};
+
+// Parks until signalled, then computes in turns of ~1 ms (long turns: work a
+// second executor can take), yielding between them.
+void *park_then_compute(void *arg) {
+  auto *w = static_cast<Worker *>(arg);
+  memcoro_waiter_init(&w->w);
+  w->home.store(thread_id(), std::memory_order_release);
+  memcoro_waiter_wait(&w->w);
+  w->woken_on = thread_id();
+  for (int turn = 0; turn < 20; ++turn) {
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    w->ran_on.insert(thread_id());
+    memcoro_co_yield();
+  }
+  return nullptr;
+}
+
+struct Wakeup {
+  std::vector<Worker> *workers;
+  long thread = 0;
+};
+
+void *signal_all(void *arg) {
+  auto *wk = static_cast<Wakeup *>(arg);
+  wk->thread = thread_id();
+  for (Worker &w : *wk->workers)
+    memcoro_waiter_signal(&w.w);
+  return nullptr;
+}
+
+// Starts the workers (pinned to executor 1, or round robin), waits until
+// every one is parked and both executors sleep, then wakes them all from a
+// coroutine pinned to executor 0 and lets them finish.
+long run_workers(memcoro_sched *s, std::vector<Worker> &workers, bool pinned) {
+  std::vector<memcoro_co *> cos;
+  for (Worker &w : workers)
+    cos.push_back(pinned ? spawn_on(s, 1, park_then_compute, &w)
+                         : memcoro_co_spawn(s, park_then_compute, &w, nullptr));
+  for (Worker &w : workers)
+    while (!w.home.load(std::memory_order_acquire))
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (Worker &w : workers)
+    wait_until_asleep(w.home.load(std::memory_order_relaxed));
+  Wakeup wk{&workers};
+  memcoro_co *waker = spawn_on(s, 0, signal_all, &wk);
+  memcoro_co_join(waker);
+  for (memcoro_co *co : cos)
+    memcoro_co_join(co);
+  return wk.thread;
+}
+
+TEST(Placement, AWokenCoroutineRunsOnTheWakersExecutorAndIdleOnesTakeWorkOver) {
+  Sched s = make_sched(2);
+  std::vector<Worker> workers(4);
+  long waker = run_workers(s.get(), workers, false);
+  std::set<long> homes, later;
+  for (const Worker &w : workers) {
+    homes.insert(w.home.load());
+    later.insert(w.ran_on.begin(), w.ran_on.end());
+  }
+  ASSERT_EQ(homes.size(), 2u) << "round robin placement spreads the workers";
+  // Signalled last, it sits in the waker's run-next slot and runs there as
+  // soon as the waker finishes (Go's runnext), though it was placed on the
+  // other executor: no other thread is woken to run it. The rest queue
+  // behind it, where the idle executor may take them before they run.
+  const Worker &last = workers.back();
+  ASSERT_NE(last.home.load(), waker) << "round robin put the last worker on executor 1";
+  EXPECT_EQ(last.woken_on, waker);
+  // All four were queued on the waker's executor and compute in long
+  // turns; the idle executor must get some of them.
+  EXPECT_EQ(later.size(), 2u) << "the idle executor took no work";
+}
+
+TEST(Placement, PinnedCoroutinesStayOnTheirExecutor) {
+  Sched s = make_sched(2);
+  std::vector<Worker> workers(4);
+  long waker = run_workers(s.get(), workers, true);
+  for (const Worker &w : workers) {
+    long home = w.home.load();
+    EXPECT_NE(home, waker);
+    EXPECT_EQ(w.woken_on, home);
+    EXPECT_EQ(w.ran_on, std::set<long>{home});
+  }
+}
+
+double process_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// No busy-waiting when nothing can run: after work, with a coroutine parked,
+// the executors sleep. A spinning executor would burn about the whole 300
+// ms (each); the bound leaves room for a loaded machine's scheduling, not
+// for a spin.
+TEST(Placement, AnIdleSchedulerUsesNoCpu) {
+  Sched s = make_sched(2);
+  std::vector<memcoro_co *> busy;
+  for (int i = 0; i < 8; ++i)
+    busy.push_back(memcoro_co_spawn(
+        s.get(), [](void *) -> void * {
+          for (int k = 0; k < 1000; ++k)
+            memcoro_co_yield();
+          return nullptr;
+        },
+        nullptr, nullptr));
+  for (memcoro_co *co : busy)
+    memcoro_co_join(co);
+  Worker parked;
+  memcoro_co *co = memcoro_co_spawn(
+      s.get(), [](void *arg) -> void * {
+        auto *w = static_cast<Worker *>(arg);
+        memcoro_waiter_init(&w->w);
+        w->home.store(thread_id(), std::memory_order_release);
+        memcoro_waiter_wait(&w->w);
+        return nullptr;
+      },
+      &parked, nullptr);
+  while (!parked.home.load(std::memory_order_acquire))
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  double before = process_cpu_seconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  double used = process_cpu_seconds() - before;
+  EXPECT_LT(used, 0.03) << "executors kept running with nothing to do";
+  memcoro_waiter_signal(&parked.w);
   memcoro_co_join(co);
 }
 

@@ -16,7 +16,8 @@ import (
 	"time"
 )
 
-const blockingCapacity = 16
+// Capacities of the blocking phase, as in chan_bench.c.
+var blockingCapacities = []int{16, 64}
 
 type point struct {
 	mode               string
@@ -107,24 +108,27 @@ func measure(p point, messages uint64) bool {
 	run(p.receivers, receiverBody(ch, got, messages, p.receivers))
 	t2 := time.Now()
 	v := verdict(sent, got)
-	fmt.Printf("go,%s,%d,%d,unbounded,send,%.2f,%s\n", p.mode, p.senders, p.receivers,
-		float64(t1.Sub(t0).Nanoseconds())/float64(messages), v)
-	fmt.Printf("go,%s,%d,%d,unbounded,recv,%.2f,%s\n", p.mode, p.senders, p.receivers,
-		float64(t2.Sub(t1).Nanoseconds())/float64(messages), v)
+	fmt.Printf("go,%s,%d,%d,%d,unbounded,send,%.2f,%s\n", p.mode, p.senders, p.receivers,
+		messages, float64(t1.Sub(t0).Nanoseconds())/float64(messages), v)
+	fmt.Printf("go,%s,%d,%d,%d,unbounded,recv,%.2f,%s\n", p.mode, p.senders, p.receivers,
+		messages, float64(t2.Sub(t1).Nanoseconds())/float64(messages), v)
 	ok := v == "PASS"
 
-	ch = make(chan uint64, blockingCapacity)
-	t0 = time.Now()
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); run(p.receivers, receiverBody(ch, got, messages, p.receivers)) }()
-	go func() { defer wg.Done(); run(p.senders, senderBody(ch, sent, messages, p.senders)) }()
-	wg.Wait()
-	t1 = time.Now()
-	v = verdict(sent, got)
-	fmt.Printf("go,%s,%d,%d,blocking,transfer,%.2f,%s\n", p.mode, p.senders, p.receivers,
-		float64(t1.Sub(t0).Nanoseconds())/float64(messages), v)
-	return ok && v == "PASS"
+	for _, capacity := range blockingCapacities {
+		ch = make(chan uint64, capacity)
+		t0 = time.Now()
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); run(p.receivers, receiverBody(ch, got, messages, p.receivers)) }()
+		go func() { defer wg.Done(); run(p.senders, senderBody(ch, sent, messages, p.senders)) }()
+		wg.Wait()
+		t1 = time.Now()
+		v = verdict(sent, got)
+		fmt.Printf("go,%s,%d,%d,%d,blocking,transfer,%.2f,%s\n", p.mode, p.senders, p.receivers,
+			capacity, float64(t1.Sub(t0).Nanoseconds())/float64(messages), v)
+		ok = ok && v == "PASS"
+	}
+	return ok
 }
 
 func main() {
