@@ -118,7 +118,9 @@ RemoteAccessInfo RemoteAccessAnalysis::run(Function &F, FunctionAnalysisManager 
           Reason = RemoteReason::AddressSpace;
         else if (!Bases.empty() && isBasedOn(Ptr, Bases))
           Reason = RemoteReason::NamedBase;
-        else if (Automatic) {
+        else if (Automatic && !isa<AllocaInst>(getUnderlyingObject(Ptr))) {
+          // Stack memory is small and recently touched: whatever its index,
+          // it is not worth a suspension unless the user names it.
           SmallPtrSet<Value *, 16> Visited;
           if (dependsOnLoopLoad(Ptr, *L, Visited))
             Reason = RemoteReason::IndirectAddress;

@@ -51,9 +51,9 @@ public:
 /// memcoro-remote-accesses: decides which accesses of each marked loop are
 /// suspension points. Rules, first match wins: (a) address space 1;
 /// (b) based on a remote() name; (c) only when the loop has neither: the
-/// address depends on a value loaded inside the loop, or is neither loop
-/// invariant nor affine in the loop (affine streams are left to the hardware
-/// prefetcher).
+/// address, outside stack memory, depends on a value loaded inside the loop,
+/// or is neither loop invariant nor affine in the loop (affine streams are
+/// left to the hardware prefetcher).
 class RemoteAccessAnalysis : public llvm::AnalysisInfoMixin<RemoteAccessAnalysis> {
   friend llvm::AnalysisInfoMixin<RemoteAccessAnalysis>;
   static llvm::AnalysisKey Key;

@@ -98,9 +98,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     if (Why->Quiet)
       return false;
     ++NumLoopsRejected;
-    DebugLoc Loc = Why->At && Why->At->getDebugLoc() ? Why->At->getDebugLoc() : DebugLoc(L.getStartLoc());
     ORE.emit([&] {
-      return OptimizationRemarkMissed(RemarkPass, Why->Tag, Loc, L.getHeader())
+      return OptimizationRemarkMissed(RemarkPass, Why->Tag, remarkLocation(Why->At, L), L.getHeader())
              << "marked loop left serial: " << Why->Text;
     });
     return false;
@@ -113,7 +112,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
                     << Done.ContextBytes << " bytes per slot, N = " << Plan.Parallelism << "\n");
   ORE.emit([&] {
     OptimizationRemark R(RemarkPass, "Transformed", L.getStartLoc(), Header);
-    R << "loop turned into " << ore::NV("Parallelism", Plan.Parallelism) << " interleaved coroutines"
+    R << "loop turned into " << ore::NV("Parallelism", Plan.Parallelism) << " interleaved coroutine"
+      << (Plan.Parallelism == 1 ? "" : "s")
       << (Plan.ParallelismChosen ? " (parallelism chosen by memcoro)" : "") << ": "
       << ore::NV("SuspendPoints", Suspensions) << " suspension point" << (Suspensions == 1 ? "" : "s") << ", "
       << ore::NV("Dispatch", dispatchName(Plan.Style)) << " dispatch, "
@@ -130,7 +130,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
                                           : (isa<LoadInst>(It->Other) ? "the load at " : "the store at ") +
                                                 sourcePlace(*It->Other));
     ORE.emit([&] {
-      return OptimizationRemarkAnalysis(RemarkPass, "AssumedIndependent", Store)
+      return OptimizationRemarkAnalysis(RemarkPass, "AssumedIndependent", remarkLocation(Store, L),
+                                        Store->getParent())
              << "assumed, as the pragma asserts, that other iterations do not access the memory this store "
                 "writes through "
              << join(Others, ", ") << " (the compiler cannot tell; -fmemcoro-check verifies it at run time)";

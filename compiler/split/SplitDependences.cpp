@@ -34,6 +34,7 @@
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/DependenceAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -121,15 +122,15 @@ unsigned commutativeUpdate(const StoreInst &Store, const DataLayout &DL, LoadIns
 } // namespace
 
 std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
-  // Plain loads and stores of the loop, outside stack memory; the only ones
-  // dependence analysis reasons about, and with atomics excepted, the only
-  // ones the contract covers.
+  // Plain loads and stores of the loop, outside the slots' private stack
+  // copies; the only ones dependence analysis reasons about, and with atomics
+  // excepted, the only ones the contract covers.
   SmallVector<Instruction *, 16> Accesses;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
       bool Simple = (isa<LoadInst>(I) && cast<LoadInst>(I).isSimple()) ||
                     (isa<StoreInst>(I) && cast<StoreInst>(I).isSimple());
-      if (Simple && !isa<AllocaInst>(getUnderlyingObject(accessedPointer(I))))
+      if (Simple && !is_contained(Plan.PrivateAllocas, getUnderlyingObject(accessedPointer(I))))
         Accesses.push_back(&I);
     }
   // Runs in every iteration: the dependence is then certain, not only
@@ -139,18 +140,17 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
   };
   // The loads and stores of commutative updates, with their operation: two
   // accesses of updates by the same operation commute across iterations.
-  DenseMap<const Instruction *, unsigned> UpdateOp;
   for (Instruction *I : Accesses)
     if (auto *Store = dyn_cast<StoreInst>(I)) {
       LoadInst *Load = nullptr;
       if (unsigned Code = commutativeUpdate(*Store, A.DL, &Load)) {
-        UpdateOp[Store] = Code;
-        UpdateOp[Load] = Code;
+        CommutativeOp[Store] = Code;
+        CommutativeOp[Load] = Code;
       }
     }
   auto commute = [&](const Instruction *X, const Instruction *Y) {
-    auto OpX = UpdateOp.find(X), OpY = UpdateOp.find(Y);
-    return OpX != UpdateOp.end() && OpY != UpdateOp.end() && OpX->second == OpY->second;
+    auto OpX = CommutativeOp.find(X), OpY = CommutativeOp.find(Y);
+    return OpX != CommutativeOp.end() && OpY != CommutativeOp.end() && OpX->second == OpY->second;
   };
   const unsigned Level = L.getLoopDepth();
   for (unsigned S = 0; S < Accesses.size(); ++S) {
@@ -203,4 +203,37 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
     }
   }
   return std::nullopt;
+}
+
+/// Whether another iteration may, within the contract, write the location
+/// \p Store writes: \p Store is itself a commutative update (every iteration
+/// may apply it), or a commutative update or an atomic operation elsewhere in
+/// the loop may reach the location from another iteration. Any other access
+/// of another iteration to it would break the pragma's promise.
+bool SplitLegality::otherIterationsMayUpdate(Instruction *Store) {
+  if (CommutativeOp.count(Store))
+    return true;
+  const unsigned Level = L.getLoopDepth();
+  const Value *Object = getUnderlyingObject(accessedPointer(*Store));
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (&I == Store)
+        continue;
+      bool Atomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
+                    (isa<LoadInst>(I) && !cast<LoadInst>(I).isSimple()) ||
+                    (isa<StoreInst>(I) && !cast<StoreInst>(I).isSimple());
+      if (Atomic) {
+        const Value *Other = getUnderlyingObject(accessedPointer(I));
+        if (Other == Object || !isIdentifiedObject(Other) || !isIdentifiedObject(Object))
+          return true;
+        continue;
+      }
+      if (!isa<StoreInst>(I) || !CommutativeOp.count(&I))
+        continue;
+      std::unique_ptr<Dependence> Dep = A.DI.depends(Store, &I, /*PossiblyLoopIndependent=*/true);
+      if (Dep && (Dep->isConfused() || Dep->getLevels() < Level ||
+                  Dep->getDirection(Level) != Dependence::DVEntry::EQ))
+        return true;
+    }
+  return false;
 }

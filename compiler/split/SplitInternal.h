@@ -172,6 +172,7 @@ private:
   std::optional<SerialReason> checkLiveOuts();
   std::optional<SerialReason> checkUpdatesNotSplit();
   std::optional<SerialReason> checkMemoryDependences();
+  bool otherIterationsMayUpdate(llvm::Instruction *Store);
   SerialReason serial(const char *Tag, const llvm::Twine &Why, const llvm::Instruction *At = nullptr) const;
 
   const SplitAnalyses &A;
@@ -179,6 +180,9 @@ private:
   llvm::Loop &L;
   /// Set by recogniseReduction when only FP reassociation stands in the way.
   llvm::Instruction *FloatingPointOrderMatters = nullptr;
+  /// The loads and stores of commutative updates of memory (h[k] += v), with
+  /// their operation; set by checkMemoryDependences.
+  llvm::DenseMap<const llvm::Instruction *, unsigned> CommutativeOp;
 };
 
 /// Chooses the suspension points of a legal loop, coalesces them, and picks
@@ -193,6 +197,11 @@ bool suspendsBetween(const LoopPlan &Plan, const llvm::LoopInfo &LI, llvm::Instr
 
 /// "file:line:col" of \p I, for remarks that name a second place.
 std::string sourcePlace(const llvm::Instruction &I);
+
+/// Where a remark about \p I goes: its own line, or the loop's when it has
+/// none (code LLVM made up, such as a merged load, has line 0; a remark there
+/// would point at the function's first line).
+llvm::DebugLoc remarkLocation(const llvm::Instruction *I, const llvm::Loop &L);
 
 /// How many bytes \p B lies after \p A, when both are constant offsets from
 /// one base pointer.

@@ -58,15 +58,25 @@ std::optional<SerialReason> SplitLegality::checkLoop() {
 
 std::optional<SerialReason> SplitLegality::checkPlan() { return checkUpdatesNotSplit(); }
 
+/// A block that ends the program: a failed assert, abort(), a sanitizer's
+/// fatal report. An edge to it leaves the loop only in LoopInfo's eyes.
+static bool endsProgram(const BasicBlock *BB) { return isa<UnreachableInst>(BB->getTerminator()); }
+
 std::optional<SerialReason> SplitLegality::checkExits() {
   Plan.Preheader = L.getLoopPreheader();
   Plan.Header = L.getHeader();
   Plan.Latch = L.getLoopLatch();
-  Plan.Exit = L.getExitBlock();
   if (!Plan.Preheader || !Plan.Latch || !L.hasDedicatedExits())
     return serial("NotSimplified", "the loop is not in a form memcoro can handle (no preheader or single latch)");
+  SmallVector<BasicBlock *, 4> Exits;
+  L.getUniqueExitBlocks(Exits);
+  erase_if(Exits, endsProgram);
+  Plan.Exit = Exits.size() == 1 ? Exits.front() : nullptr;
   SmallVector<BasicBlock *, 4> Exiting;
   L.getExitingBlocks(Exiting);
+  erase_if(Exiting, [&](BasicBlock *BB) {
+    return all_of(successors(BB), [&](BasicBlock *Succ) { return L.contains(Succ) || endsProgram(Succ); });
+  });
   for (BasicBlock *BB : Exiting)
     if (BB != Plan.Latch)
       return serial("EarlyExit", "the loop has an early exit (break, return or goto out of the loop)",
@@ -78,7 +88,9 @@ std::optional<SerialReason> SplitLegality::checkExits() {
 }
 
 std::optional<SerialReason> SplitLegality::checkTripCount() {
-  Plan.BackedgeTakenCount = A.SE.getBackedgeTakenCount(&L);
+  // The latch is the loop's only exit but for edges that end the program
+  // (checkExits): its exit count is the number of iterations.
+  Plan.BackedgeTakenCount = A.SE.getExitCount(&L, Plan.Latch);
   SCEVExpander Probe(A.SE, A.DL, "memcoro");
   if (isa<SCEVCouldNotCompute>(Plan.BackedgeTakenCount) || !Probe.isSafeToExpand(Plan.BackedgeTakenCount) ||
       A.SE.getTypeSizeInBits(Plan.BackedgeTakenCount->getType()) > 64)
@@ -227,6 +239,22 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
   return std::nullopt;
 }
 
+/// A call that ends the program (assert's __assert_fail, abort, exit) or a
+/// sanitizer's check or report: it runs in place, inside the phase that
+/// reaches it, and touches nothing the iterations share. Keeping the loop
+/// serial for it would make an assert, or a -fsanitize build, change what
+/// memcoro does to the loop.
+static bool runsInPlace(const CallBase &Call) {
+  if (Call.doesNotReturn())
+    return true;
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return false;
+  StringRef Name = Callee->getName();
+  return Name.starts_with("__ubsan_handle_") || Name.starts_with("__asan_") || Name.starts_with("__tsan_") ||
+         Name.starts_with("__msan_");
+}
+
 std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
@@ -242,6 +270,8 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
             isa<MemIntrinsic>(II))
           continue;
       if (Function *Callee = CB->getCalledFunction(); Callee && Callee->getName() == RemoteBaseFn)
+        continue;
+      if (runsInPlace(*CB))
         continue;
       if (CB->mayReadOrWriteMemory()) {
         Function *Callee = CB->getCalledFunction();
@@ -286,15 +316,15 @@ std::optional<SerialReason> SplitLegality::checkLiveOuts() {
 /// iteration in C, but LLVM allocates it once in the function's entry block
 /// (lifetime markers in the loop say where it lives). Interleaved iterations
 /// would share it, so each slot gets its own copy. A stack object declared
-/// outside the loop and written in it is shared by all iterations: the loop
-/// stays serial. One that the loop only reads is shared safely.
+/// outside the loop is memory like any other, shared by the iterations under
+/// the contract: checkMemoryDependences judges its accesses as it judges the
+/// heap's (a counting array indexed by the loop counter, a histogram).
 std::optional<SerialReason> SplitLegality::checkLocalMemory() {
   for (Instruction &I : instructions(A.F)) {
     auto *Alloca = dyn_cast<AllocaInst>(&I);
     if (!Alloca)
       continue;
-    bool UsedInLoop = false, UsedOutside = false, StartsInLoop = false, WrittenInLoop = false;
-    Instruction *FirstInLoop = nullptr;
+    bool UsedInLoop = false, UsedOutside = false, StartsInLoop = false;
     SmallVector<Instruction *, 8> Work = {Alloca};
     SmallPtrSet<Instruction *, 16> Seen;
     while (!Work.empty()) {
@@ -305,8 +335,6 @@ std::optional<SerialReason> SplitLegality::checkLocalMemory() {
           continue;
         bool InLoop = L.contains(UI);
         UsedInLoop |= InLoop;
-        if (InLoop && !FirstInLoop)
-          FirstInLoop = UI;
         // Address arithmetic LICM hoisted out of the loop (&f[1]) is no use
         // of the object by itself; its users decide.
         if (isa<GetElementPtrInst>(UI) || isa<CastInst>(UI) || isa<PHINode>(UI) || isa<SelectInst>(UI)) {
@@ -316,32 +344,16 @@ std::optional<SerialReason> SplitLegality::checkLocalMemory() {
           continue;
         }
         UsedOutside |= !InLoop;
-        if (auto *II = dyn_cast<IntrinsicInst>(UI); II && II->isLifetimeStartOrEnd()) {
+        if (auto *II = dyn_cast<IntrinsicInst>(UI); II && II->isLifetimeStartOrEnd())
           StartsInLoop |= InLoop && II->getIntrinsicID() == Intrinsic::lifetime_start;
-          continue;
-        }
-        if (auto *Load = dyn_cast<LoadInst>(UI); Load && Load->getPointerOperand() == Ptr)
-          continue;
-        // A store through it, a memset/memcpy into it, an atomic, or the
-        // address escaping: all count as writing it.
-        if (auto *Mem = dyn_cast<MemTransferInst>(UI); Mem && Mem->getSource() == Ptr && Mem->getDest() != Ptr)
-          continue;
-        WrittenInLoop |= InLoop;
       }
     }
     if (!UsedInLoop)
       continue;
     if (L.contains(Alloca) || !Alloca->isStaticAlloca())
       return serial("LocalMemory", "the loop allocates stack memory of a size known only at run time", Alloca);
-    if (StartsInLoop && !UsedOutside) {
+    if (StartsInLoop && !UsedOutside)
       Plan.PrivateAllocas.push_back(Alloca);
-      continue;
-    }
-    if (WrittenInLoop)
-      return serial("LocalMemory",
-                    "a local variable or array declared outside the loop is written in it, so interleaved "
-                    "iterations would share it; declare it inside the loop body",
-                    FirstInLoop);
   }
   return std::nullopt;
 }
@@ -349,9 +361,12 @@ std::optional<SerialReason> SplitLegality::checkLocalMemory() {
 /// A load and a later store of the same location with a suspension in
 /// between (t[k] += v split by another access's yield, or two increments that
 /// GVN and DSE merged across a dependent load) would let another iteration
-/// update the location in between, losing its update. Serial loops never do
-/// that, so such a loop stays serial. The paper's lock table (III-E) would
-/// make the update atomic instead.
+/// update the location in between, losing its update, where the contract lets
+/// another iteration update it: a commutative update or an atomic operation.
+/// Such a loop stays serial (the paper's lock table, III-E, would make the
+/// update atomic instead). A location no other iteration may write (the
+/// loop's own element parent[u], or any location under the pragma's promise)
+/// needs no protection.
 std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
   auto sameLocation = [&](Value *X, Value *Y) { return byteDistance(X, Y, A.DL) == 0; };
   SmallVector<Instruction *, 16> Loads, Stores;
@@ -365,7 +380,7 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
   for (Instruction *Store : Stores)
     for (Instruction *Load : Loads)
       if (sameLocation(accessedPointer(*Load), accessedPointer(*Store)) && A.DT.dominates(Load, Store) &&
-          suspendsBetween(Plan, A.LI, Load, Store, nullptr))
+          suspendsBetween(Plan, A.LI, Load, Store, nullptr) && otherIterationsMayUpdate(Store))
         return serial("SplitUpdate",
                       "a read-modify-write of one memory location would be split by a suspension point, so "
                       "another iteration could update the location in between",

@@ -250,7 +250,7 @@ LoweredLoop CoroutineLowering::run() {
   SmallVector<BasicBlock *, 4> Posts;
   for (const Suspension &Sp : Plan.Suspensions) {
     ORE.emit([&] {
-      OptimizationRemarkAnalysis R(RemarkPass, "SuspensionPoint", Sp.At);
+      OptimizationRemarkAnalysis R(RemarkPass, "SuspensionPoint", remarkLocation(Sp.At, L), Sp.At->getParent());
       R << "suspension point: " << (isa<LoadInst>(Sp.At) ? "load" : "store or atomic update")
         << " prefetched, then resumed after " << ore::NV("Interleaved", S.N - 1) << " other iterations";
       if (Sp.Accesses.size() > 1)

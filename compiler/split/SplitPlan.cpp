@@ -54,6 +54,12 @@ LoopPlan::LoopPlan(Loop &L) : L(L) {
   Parallelism = std::max(1u, ParallelismChosen ? DefaultParallelism.getValue() : *Marked);
 }
 
+DebugLoc memcoro::remarkLocation(const Instruction *I, const Loop &L) {
+  if (I && I->getDebugLoc() && I->getDebugLoc().getLine())
+    return I->getDebugLoc();
+  return L.getStartLoc();
+}
+
 StringRef memcoro::dispatchName(Dispatch D) { return D == Dispatch::Lockstep ? "lockstep" : "ring"; }
 
 std::optional<int64_t> memcoro::byteDistance(const Value *A, const Value *B, const DataLayout &DL) {
