@@ -22,6 +22,8 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -209,6 +211,21 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   return true;
 }
 
+/// " ('name')" of the source variable \p V holds, when debug info says; the
+/// IR's own names are gone in a release clang's output.
+static std::string variableName(Value &V) {
+  SmallVector<DbgValueInst *, 2> Intrinsics;
+  SmallVector<DbgVariableRecord *, 2> Records;
+  findDbgValues(Intrinsics, &V, &Records);
+  for (DbgVariableRecord *R : Records)
+    if (DILocalVariable *Var = R->getVariable(); Var && !Var->getName().empty())
+      return (" ('" + Var->getName() + "')").str();
+  for (DbgValueInst *I : Intrinsics)
+    if (DILocalVariable *Var = I->getVariable(); Var && !Var->getName().empty())
+      return (" ('" + Var->getName() + "')").str();
+  return "";
+}
+
 std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
   for (PHINode &Phi : Plan.Header->phis()) {
     if (auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(&Phi));
@@ -228,12 +245,14 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
     auto *Update = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
     if (FloatingPointOrderMatters)
       return serial("FPReduction",
-                    "floating-point reduction whose result depends on the order of the additions; "
-                    "allow reassociation (-ffast-math or -fassociative-math) to interleave it",
+                    "floating-point reduction" + variableName(Phi) +
+                        " whose result depends on the order of the additions; allow reassociation "
+                        "(-ffast-math, or -fassociative-math -fno-signed-zeros) to interleave it",
                     FloatingPointOrderMatters);
     return serial("LoopCarried",
-                  "a value is carried from one iteration to the next and is not a reduction memcoro "
-                  "recognises (integer + - * & | ^ min max, or floating-point + * with reassociation)",
+                  "a value" + variableName(Phi) +
+                      " is carried from one iteration to the next and is not a reduction memcoro "
+                      "recognises (integer + - * & | ^ min max, or floating-point + * with reassociation)",
                   Update);
   }
   return std::nullopt;
