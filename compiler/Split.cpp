@@ -78,14 +78,19 @@ bool hasTwin(const LoopInfo &LI, const Loop &L) {
          }) > 1;
 }
 
-/// Legality, then the plan, then what legality must check on the plan.
-std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin) {
+/// Legality, then the plan, then what legality must check on the plan. A loop
+/// that stays serial, or whose plan is only to be printed (\p Keep false),
+/// leaves the IR as it found it.
+std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin, bool Keep) {
   SplitLegality Legality(A, Plan);
-  if (auto Why = Legality.checkLoop())
-    return Why;
-  if (auto Why = planSuspensions(A, Plan, HasTwin))
-    return Why;
-  return Legality.checkPlan();
+  std::optional<SerialReason> Why = Legality.checkLoop();
+  if (!Why)
+    Why = planSuspensions(A, Plan, HasTwin);
+  if (!Why)
+    Why = Legality.checkPlan();
+  if (Why || !Keep)
+    Legality.revert();
+  return Why;
 }
 
 /// Transforms one marked loop, or explains in a missed remark why it stays
@@ -94,7 +99,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
   LoopPlan Plan(L);
   PrettyStackTraceFormat StackEntry("memcoro-split: transforming the marked loop '%s' in '%s'",
                                     L.getHeader()->getName().str().c_str(), A.F.getName().str().c_str());
-  if (std::optional<SerialReason> Why = planLoop(A, Plan, HasTwin)) {
+  if (std::optional<SerialReason> Why = planLoop(A, Plan, HasTwin, /*Keep=*/true)) {
     if (Why->Quiet)
       return false;
     ++NumLoopsRejected;
@@ -118,6 +123,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       << ore::NV("SuspendPoints", Suspensions) << " suspension point" << (Suspensions == 1 ? "" : "s") << ", "
       << ore::NV("Dispatch", dispatchName(Plan.Style)) << " dispatch, "
       << ore::NV("ContextBytes", Done.ContextBytes) << " bytes of context per slot";
+    if (Plan.BoundEvaluatedOnce)
+      R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
     return R;
   });
   // What the pragma's promise covers that the compiler could not check: one
@@ -223,7 +230,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
       continue;
     }
     LoopPlan Plan(*L);
-    if (std::optional<SerialReason> Why = planLoop(A, Plan, hasTwin(LI, *L))) {
+    if (std::optional<SerialReason> Why = planLoop(A, Plan, hasTwin(LI, *L), /*Keep=*/false)) {
       OS << "left serial (" << Why->Tag << "): " << Why->Text << "\n";
       continue;
     }

@@ -129,6 +129,9 @@ struct LoopPlan {
   llvm::BasicBlock *Latch = nullptr;
   llvm::BasicBlock *Exit = nullptr;
   const llvm::SCEV *BackedgeTakenCount = nullptr;
+  /// The exit test's bound was read through memory in every iteration and is
+  /// now evaluated once, before the loop, as OpenMP does.
+  bool BoundEvaluatedOnce = false;
   llvm::SmallVector<llvm::PHINode *, 4> Inductions;
   llvm::SmallVector<Reduction, 2> Reductions;
   /// Values used after the loop that are affine in it: their exit value.
@@ -161,10 +164,14 @@ public:
   SplitLegality(const SplitAnalyses &A, LoopPlan &Plan) : A(A), Plan(Plan), L(Plan.L) {}
   std::optional<SerialReason> checkLoop();
   std::optional<SerialReason> checkPlan();
+  /// Undoes what checkLoop changed in the IR (a bound evaluated once), for a
+  /// loop that stays serial after all, or whose plan was only printed.
+  void revert();
 
 private:
   std::optional<SerialReason> checkExits();
   std::optional<SerialReason> checkTripCount();
+  bool evaluateBoundOnce();
   std::optional<SerialReason> classifyHeaderPhis();
   bool recogniseReduction(llvm::PHINode *Phi, Reduction &R);
   std::optional<SerialReason> checkCallsAndControlFlow();
@@ -183,6 +190,10 @@ private:
   /// The loads and stores of commutative updates of memory (h[k] += v), with
   /// their operation; set by checkMemoryDependences.
   llvm::DenseMap<const llvm::Instruction *, unsigned> CommutativeOp;
+  /// A bound evaluated once: the copies in the preheader, and the exit test's
+  /// operands they replaced.
+  llvm::SmallVector<llvm::Instruction *, 4> BoundCopies;
+  llvm::SmallVector<std::pair<llvm::Use *, llvm::Value *>, 2> BoundUses;
 };
 
 /// Chooses the suspension points of a legal loop, coalesces them, and picks

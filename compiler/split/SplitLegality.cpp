@@ -29,6 +29,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
 using namespace memcoro;
@@ -90,17 +91,104 @@ std::optional<SerialReason> SplitLegality::checkExits() {
 }
 
 std::optional<SerialReason> SplitLegality::checkTripCount() {
-  // The latch is the loop's only exit but for edges that end the program
-  // (checkExits): its exit count is the number of iterations.
-  Plan.BackedgeTakenCount = A.SE.getExitCount(&L, Plan.Latch);
-  SCEVExpander Probe(A.SE, A.DL, "memcoro");
-  if (isa<SCEVCouldNotCompute>(Plan.BackedgeTakenCount) || !Probe.isSafeToExpand(Plan.BackedgeTakenCount) ||
-      A.SE.getTypeSizeInBits(Plan.BackedgeTakenCount->getType()) > 64)
-    return serial("UnknownTripCount",
-                  "the number of iterations cannot be computed before the loop starts (the exit test "
-                  "depends on values computed in the loop)",
-                  Plan.Latch->getTerminator());
-  return std::nullopt;
+  auto computeTripCount = [&] {
+    // The latch is the loop's only exit but for edges that end the program
+    // (checkExits): its exit count is the number of iterations.
+    Plan.BackedgeTakenCount = A.SE.getExitCount(&L, Plan.Latch);
+    SCEVExpander Probe(A.SE, A.DL, "memcoro");
+    return !isa<SCEVCouldNotCompute>(Plan.BackedgeTakenCount) && Probe.isSafeToExpand(Plan.BackedgeTakenCount) &&
+           A.SE.getTypeSizeInBits(Plan.BackedgeTakenCount->getType()) <= 64;
+  };
+  if (computeTripCount())
+    return std::nullopt;
+  if (evaluateBoundOnce()) {
+    if (computeTripCount())
+      return std::nullopt;
+    revert();
+    Plan.BoundEvaluatedOnce = false;
+  }
+  return serial("UnknownTripCount",
+                "the number of iterations cannot be computed before the loop starts (the exit test "
+                "depends on values computed in the loop)",
+                Plan.Latch->getTerminator());
+}
+
+/// Collects, operands first, the instructions of the loop that compute \p V
+/// from loads of loop-invariant addresses and loop invariants: a bound such
+/// as g.num_nodes() or queue.end() that a store in the body may alias, or the
+/// upper bound of an OpenMP chunk in its stack slot.
+static bool boundFromMemory(Value *V, const Loop &L, SmallVectorImpl<Instruction *> &Chain) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !L.contains(I))
+    return true;
+  if (is_contained(Chain, I))
+    return true;
+  if (auto *Load = dyn_cast<LoadInst>(I)) {
+    if (!Load->isSimple() || !L.isLoopInvariant(Load->getPointerOperand()))
+      return false;
+  } else if (isa<CastInst>(I) || isa<BinaryOperator>(I) || isa<GetElementPtrInst>(I)) {
+    for (Value *Op : I->operands())
+      if (!boundFromMemory(Op, L, Chain))
+        return false;
+  } else {
+    return false;
+  }
+  Chain.push_back(I);
+  return true;
+}
+
+/// The exit test reads its bound through memory that the body may write
+/// (only the pragma's promise says it does not): evaluate it once, before the
+/// loop, as OpenMP evaluates the bound of a loop in canonical form. The
+/// computation is copied into the preheader and the test uses the copy;
+/// revert() undoes it if the loop stays serial.
+bool SplitLegality::evaluateBoundOnce() {
+  auto *Br = dyn_cast<BranchInst>(Plan.Latch->getTerminator());
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  if (!Cmp || !L.contains(Cmp))
+    return false;
+  Instruction *Before = Plan.Preheader->getTerminator();
+  for (unsigned K = 0; K < 2; ++K) {
+    SmallVector<Instruction *, 4> Chain;
+    Value *Bound = Cmp->getOperand(K);
+    if (L.isLoopInvariant(Bound) || !boundFromMemory(Bound, L, Chain) || Chain.empty())
+      continue;
+    ValueToValueMapTy Copies;
+    for (Instruction *I : Chain) {
+      Instruction *Copy = I->clone();
+      Copy->insertBefore(Before);
+      Copy->setName(I->getName() + ".once");
+      RemapInstruction(Copy, Copies, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+      Copies[I] = Copy;
+      BoundCopies.push_back(Copy);
+    }
+    // The exit test reads the copy; so does code after the loop that read the
+    // bound's last value (an OpenMP chunk loop's upper bound).
+    for (Instruction *I : Chain)
+      for (Use &U : make_early_inc_range(I->uses()))
+        if (auto *User = cast<Instruction>(U.getUser()); User == Cmp || !L.contains(User)) {
+          BoundUses.push_back({&U, I});
+          U.set(Copies[I]);
+        }
+  }
+  if (BoundUses.empty())
+    return false;
+  LLVM_DEBUG(dbgs() << "memcoro-split: loop bound evaluated once, before the loop:" << *Cmp << "\n");
+  A.SE.forgetLoop(&L);
+  Plan.BoundEvaluatedOnce = true;
+  return true;
+}
+
+void SplitLegality::revert() {
+  if (BoundUses.empty())
+    return;
+  for (auto &[Use, Original] : BoundUses)
+    Use->set(Original);
+  for (Instruction *Copy : reverse(BoundCopies))
+    Copy->eraseFromParent();
+  BoundUses.clear();
+  BoundCopies.clear();
+  A.SE.forgetLoop(&L);
 }
 
 bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {

@@ -276,6 +276,8 @@ void LoopPlan::print(raw_ostream &OS) const {
     return S;
   };
   OS << "  parallel(" << Parallelism << ")" << (ParallelismChosen ? ", chosen by memcoro" : "") << "\n";
+  if (BoundEvaluatedOnce)
+    OS << "  bound evaluated once, before the loop\n";
   if (!Inductions.empty()) {
     OS << "  inductions:";
     for (const PHINode *Phi : Inductions)
