@@ -43,6 +43,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 
+#include <functional>
+
 using namespace llvm;
 using namespace memcoro;
 
@@ -132,20 +134,34 @@ static bool isCommutativeUpdate(LoadInst *L, StoreInst *S) {
   if (auto *MM = dyn_cast<MinMaxIntrinsic>(V))
     return otherOperand(MM) && onlyUser(L, MM) && onlyUser(MM, S);
   // The keep-the-smaller (or larger) test compares the location with what
-  // replaces it; any relational predicate gives a min or a max.
+  // replaces it, maybe both widened (an int element against a long index);
+  // any relational predicate gives a min or a max.
+  auto unwiden = [](Value *X) {
+    while (isa<ZExtInst>(X) || isa<SExtInst>(X) || isa<TruncInst>(X))
+      X = cast<Instruction>(X)->getOperand(0);
+    return X;
+  };
   auto keepsOneOf = [&](Value *Cond, Value *T) {
     auto *Cmp = dyn_cast<ICmpInst>(Cond);
-    return Cmp && Cmp->isRelational() && otherOperand(Cmp) == T;
+    if (!Cmp || !Cmp->isRelational())
+      return false;
+    Value *X = unwiden(Cmp->getOperand(0)), *Y = unwiden(Cmp->getOperand(1));
+    return (X == L && Y == unwiden(T)) || (Y == L && X == unwiden(T));
+  };
+  // Nothing else reads the old value: its users are \p Users, through casts.
+  std::function<bool(Value *, ArrayRef<Value *>)> readOnlyBy = [&](Value *X, ArrayRef<Value *> Users) {
+    return all_of(X->users(), [&](User *U) {
+      return is_contained(Users, U) || (isa<CastInst>(U) && readOnlyBy(U, Users));
+    });
   };
   if (auto *Sel = dyn_cast<SelectInst>(V)) {
     Value *T = Sel->getTrueValue() == L ? Sel->getFalseValue() : Sel->getTrueValue();
     return (Sel->getTrueValue() == L || Sel->getFalseValue() == L) && keepsOneOf(Sel->getCondition(), T) &&
-           all_of(L->users(), [&](User *U) { return U == Sel || U == Sel->getCondition(); }) &&
-           onlyUser(Sel, S);
+           readOnlyBy(L, {Sel, Sel->getCondition()}) && onlyUser(Sel, S);
   }
   BasicBlock *Guard = S->getParent()->getSinglePredecessor();
   auto *Br = Guard ? dyn_cast<BranchInst>(Guard->getTerminator()) : nullptr;
-  return Br && Br->isConditional() && keepsOneOf(Br->getCondition(), V) && onlyUser(L, cast<User>(Br->getCondition()));
+  return Br && Br->isConditional() && keepsOneOf(Br->getCondition(), V) && readOnlyBy(L, {Br->getCondition()});
 }
 
 /// A load and a later store of one location that no suspension separates run
