@@ -14,6 +14,8 @@
 //   split/RingScheduler.cpp, split/LockstepScheduler.cpp
 //                           one code generator per scheduler, behind
 //                           SchedulerCodeGen
+//   split/SplitCheck.cpp    -memcoro-check: every access reported to the
+//                           checking runtime with its iteration
 //
 // Private to the compiler plugin.
 //
@@ -356,6 +358,12 @@ protected:
 
 std::unique_ptr<SchedulerCodeGen> createRingScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createLockstepScheduler(Skeleton &S);
+
+/// Under -memcoro-check (SplitCheck.cpp): reports every memory access of the
+/// loop, with the iteration number \p K, to the checking runtime. Called by
+/// the lowering at iter.start (\p IterStart), before the body is cut.
+void instrumentForCheck(const SplitAnalyses &A, const LoopPlan &Plan, llvm::IRBuilder<> &IterStart,
+                        llvm::Value *K);
 
 /// What the lowering made of a loop, for the remark.
 struct LoweredLoop {

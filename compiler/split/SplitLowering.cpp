@@ -181,6 +181,7 @@ LoweredLoop CoroutineLowering::run() {
   IRBuilder<> IB(S.IterStart);
   IB.SetCurrentDebugLocation(Loc);
   Gen->emitIterationStart(IB, K);
+  instrumentForCheck(A, Plan, IB, K);
   for (InductionPlan &IV : IVPlans) {
     Value *KK = IB.CreateZExtOrTrunc(K, IV.Step->getType());
     Value *Offset = IB.CreateMul(KK, IV.Step);

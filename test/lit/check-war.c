@@ -1,0 +1,46 @@
+// -fmemcoro-check reports an anti dependence (write after read) that interleaving inverted: a later iteration stores over what an earlier one has not loaded yet; under lockstep and ring dispatch, with the store outside and inside an inner loop.
+// RUN: %memcoro-cc -O2 -fmemcoro-check -Rpass=memcoro %s -o %t.1 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
+// RUN: not %t.1 2>&1 | FileCheck %s --check-prefixes=CHECK,OUTER
+// RUN: %memcoro-cc -O2 -fmemcoro-check -mllvm -memcoro-dispatch=ring -Rpass=memcoro %s -o %t.2 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: not %t.2 2>&1 | FileCheck %s --check-prefixes=CHECK,OUTER
+// RUN: %memcoro-cc -O2 -fmemcoro-check -DINNER -Rpass=memcoro %s -o %t.3 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
+// RUN: not %t.3 2>&1 | FileCheck %s --check-prefixes=CHECK,INNER
+// RUN: %memcoro-cc -O2 -fmemcoro-check -DINNER -mllvm -memcoro-dispatch=ring -Rpass=memcoro %s -o %t.4 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: not %t.4 2>&1 | FileCheck %s --check-prefixes=CHECK,INNER
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void) {
+  enum { M = 8 };
+  long *a = calloc(64 * 3, sizeof *a), *t = calloc(64, sizeof *t), *out = calloc(M, sizeof *out);
+  int y[M], idx[M], len[M];
+  for (int i = 0; i < M; i++) {
+    y[i] = i + 1; // iteration i + 1 stores a[i + 1], which iteration i loads
+    idx[i] = (i * 5) % 64;
+    len[i] = 1 + i % 3;
+    t[i] = i;
+  }
+  // LOCKSTEP: remark: loop turned into 4 interleaved coroutines: 1 suspension point, lockstep dispatch
+  // RING: remark: loop turned into 4 interleaved coroutines: 1 suspension point, ring dispatch
+#pragma memcoro parallel(4) remote(t)
+  for (int i = 0; i < M; i++) {
+#ifdef INNER
+    for (int j = 0; j < len[i]; j++)
+      a[i + 64 * j] = i + j;
+#else
+    a[i] = i;
+#endif
+    out[i] = t[idx[i]] + a[y[i]];
+  }
+  long h = 0;
+  for (int i = 0; i < M; i++)
+    h = h * 31 + out[i];
+  printf("%ld\n", h);
+  return 0;
+}
+// CHECK: memcoro-check: loop at {{.*}}check-war.c:[[@LINE-15]] (parallel(4), {{ring|lockstep}} dispatch): write-after-read dependence between iterations ran out of serial order
+// CHECK-NEXT: check-war.c:[[@LINE-9]]:26: load in iteration 0
+// OUTER-NEXT: check-war.c:[[@LINE-12]]:10: store in iteration 1 ran before it
+// INNER-NEXT: check-war.c:[[@LINE-15]]:21: store in iteration 1 ran before it
+// CHECK-NOT: memcoro-check: loop
+// CHECK: memcoro-check: 1 pair of accesses ran out of serial order: {{.*}}; exiting with status 66
