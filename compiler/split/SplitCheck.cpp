@@ -111,59 +111,6 @@ bool CheckInstrumenter::isPrivate(Value *P) const {
   });
 }
 
-/// Whether \p S stores into what \p L loaded a commutative, associative
-/// update of it that nothing else reads: a[x] += t (also - * & | ^, min, max)
-/// or the keep-the-smaller test if (t < a[x]) a[x] = t, as a branch or a
-/// select. Applied by two iterations in either order, such updates leave the
-/// same value.
-static bool isCommutativeUpdate(LoadInst *L, StoreInst *S) {
-  Value *V = S->getValueOperand();
-  auto otherOperand = [&](User *Op) -> Value * {
-    Value *X = Op->getOperand(0), *Y = Op->getOperand(1);
-    Value *Other = X == L ? Y : Y == L ? X : nullptr;
-    return Other == L ? nullptr : Other;
-  };
-  auto onlyUser = [](Value *X, User *U) { return all_of(X->users(), [&](User *V) { return V == U; }); };
-  if (auto *BO = dyn_cast<BinaryOperator>(V)) {
-    bool Commutes = is_contained({Instruction::Add, Instruction::Mul, Instruction::And, Instruction::Or,
-                                  Instruction::Xor},
-                                 BO->getOpcode()) ||
-                    (BO->getOpcode() == Instruction::Sub && BO->getOperand(0) == L);
-    return Commutes && otherOperand(BO) && onlyUser(L, BO) && onlyUser(BO, S);
-  }
-  if (auto *MM = dyn_cast<MinMaxIntrinsic>(V))
-    return otherOperand(MM) && onlyUser(L, MM) && onlyUser(MM, S);
-  // The keep-the-smaller (or larger) test compares the location with what
-  // replaces it, maybe both widened (an int element against a long index);
-  // any relational predicate gives a min or a max.
-  auto unwiden = [](Value *X) {
-    while (isa<ZExtInst>(X) || isa<SExtInst>(X) || isa<TruncInst>(X))
-      X = cast<Instruction>(X)->getOperand(0);
-    return X;
-  };
-  auto keepsOneOf = [&](Value *Cond, Value *T) {
-    auto *Cmp = dyn_cast<ICmpInst>(Cond);
-    if (!Cmp || !Cmp->isRelational())
-      return false;
-    Value *X = unwiden(Cmp->getOperand(0)), *Y = unwiden(Cmp->getOperand(1));
-    return (X == L && Y == unwiden(T)) || (Y == L && X == unwiden(T));
-  };
-  // Nothing else reads the old value: its users are \p Users, through casts.
-  std::function<bool(Value *, ArrayRef<Value *>)> readOnlyBy = [&](Value *X, ArrayRef<Value *> Users) {
-    return all_of(X->users(), [&](User *U) {
-      return is_contained(Users, U) || (isa<CastInst>(U) && readOnlyBy(U, Users));
-    });
-  };
-  if (auto *Sel = dyn_cast<SelectInst>(V)) {
-    Value *T = Sel->getTrueValue() == L ? Sel->getFalseValue() : Sel->getTrueValue();
-    return (Sel->getTrueValue() == L || Sel->getFalseValue() == L) && keepsOneOf(Sel->getCondition(), T) &&
-           readOnlyBy(L, {Sel, Sel->getCondition()}) && onlyUser(Sel, S);
-  }
-  BasicBlock *Guard = S->getParent()->getSinglePredecessor();
-  auto *Br = Guard ? dyn_cast<BranchInst>(Guard->getTerminator()) : nullptr;
-  return Br && Br->isConditional() && keepsOneOf(Br->getCondition(), V) && readOnlyBy(L, {Br->getCondition()});
-}
-
 /// A load and a later store of one location that no suspension separates run
 /// as one step of the iteration, which no other iteration interrupts; when the
 /// store is a commutative update of the loaded value, iterations may apply
@@ -183,7 +130,7 @@ void CheckInstrumenter::findUpdates() {
     for (LoadInst *L : Loads)
       if (byteDistance(L->getPointerOperand(), S->getPointerOperand(), A.DL) == 0 &&
           L->getType() == S->getValueOperand()->getType() && A.DT.dominates(L, S) &&
-          !suspendsBetween(Plan, A.LI, L, S, nullptr) && isCommutativeUpdate(L, S)) {
+          !suspendsBetween(Plan, A.LI, L, S, nullptr) && commutativeUpdateKind(*L, *S)) {
         LLVM_DEBUG(dbgs() << "memcoro-split: -memcoro-check: commutative update, not reported against another "
                              "iteration's:"
                           << *L << " /" << *S << "\n");

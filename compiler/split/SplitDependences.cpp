@@ -44,6 +44,8 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
 
+#include <functional>
+
 using namespace llvm;
 using namespace memcoro;
 
@@ -63,16 +65,21 @@ namespace {
 
 const char *kindOf(const Instruction &I) { return isa<LoadInst>(I) ? "load" : "store"; }
 
-/// The operation of a commutative update `*p = *p op v` that \p Store makes,
-/// or 0: the load of *p feeds only the operation, the operation only the
-/// store, and v does not come from *p. Integer + - * & | ^ and min/max, and
-/// floating-point + * where reassociation is allowed.
-unsigned commutativeUpdate(const StoreInst &Store, const DataLayout &DL, LoadInst **LoadOut) {
-  auto *Op = dyn_cast<Instruction>(Store.getValueOperand());
-  if (!Op || !Op->hasOneUse() || Op->getNumOperands() != 2)
+} // namespace
+
+unsigned memcoro::commutativeUpdateKind(const LoadInst &L, const StoreInst &S) {
+  if (!L.isSimple() || !S.isSimple() || L.getType() != S.getValueOperand()->getType())
     return 0;
-  unsigned Code = 0;
-  if (auto *BO = dyn_cast<BinaryOperator>(Op)) {
+  const Value *V = S.getValueOperand();
+  auto onlyUser = [](const Value *X, const User *U) { return all_of(X->users(), [&](const User *W) { return W == U; }); };
+  // The other operand of a two-operand update of L, which must not be L.
+  auto otherOperand = [&](const User *Op) -> const Value * {
+    const Value *X = Op->getOperand(0), *Y = Op->getOperand(1);
+    const Value *Other = X == &L ? Y : Y == &L ? X : nullptr;
+    return Other == &L ? nullptr : Other;
+  };
+  if (auto *BO = dyn_cast<BinaryOperator>(V)) {
+    unsigned Code = 0;
     switch (BO->getOpcode()) {
     case Instruction::Add:
     case Instruction::Mul:
@@ -81,8 +88,8 @@ unsigned commutativeUpdate(const StoreInst &Store, const DataLayout &DL, LoadIns
     case Instruction::Xor:
       Code = BO->getOpcode();
       break;
-    case Instruction::Sub: // *p - v is *p + (-v)
-      Code = Instruction::Add;
+    case Instruction::Sub: // *p - v is *p + (-v); v - *p is no update of *p
+      Code = BO->getOperand(0) == &L ? unsigned(Instruction::Add) : 0;
       break;
     case Instruction::FAdd:
     case Instruction::FMul:
@@ -91,35 +98,58 @@ unsigned commutativeUpdate(const StoreInst &Store, const DataLayout &DL, LoadIns
     default:
       break;
     }
-  } else if (auto *II = dyn_cast<IntrinsicInst>(Op)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::smin:
-    case Intrinsic::smax:
-    case Intrinsic::umin:
-    case Intrinsic::umax:
-      Code = Instruction::OtherOpsEnd + II->getIntrinsicID();
-      break;
-    default:
-      break;
-    }
+    return Code && otherOperand(BO) && onlyUser(&L, BO) && onlyUser(BO, &S) ? Code : 0;
   }
-  if (!Code)
+  if (auto *MM = dyn_cast<MinMaxIntrinsic>(V))
+    return otherOperand(MM) && onlyUser(&L, MM) && onlyUser(MM, &S)
+               ? unsigned(Instruction::OtherOpsEnd) + MM->getIntrinsicID()
+               : 0;
+  // The keep-the-smaller (or larger) test compares the location with what
+  // replaces it, maybe both widened (an int element against a long index):
+  // a min or a max, by the predicate and by which way the store goes.
+  auto unwiden = [](const Value *X) {
+    while (isa<ZExtInst>(X) || isa<SExtInst>(X) || isa<TruncInst>(X))
+      X = cast<Instruction>(X)->getOperand(0);
+    return X;
+  };
+  auto keepKind = [&](const Value *Cond, const Value *T, bool StoreWhenTrue) -> unsigned {
+    auto *Cmp = dyn_cast<ICmpInst>(Cond);
+    if (!Cmp || !Cmp->isRelational())
+      return 0;
+    const Value *X = unwiden(Cmp->getOperand(0)), *Y = unwiden(Cmp->getOperand(1));
+    CmpInst::Predicate P = StoreWhenTrue ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    if (X == unwiden(T) && Y == &L)
+      P = CmpInst::getSwappedPredicate(P);
+    else if (!(X == &L && Y == unwiden(T)))
+      return 0;
+    // Now: store T when (L P T). L > T keeps the smaller value: a min.
+    bool KeepsSmaller = ICmpInst::isGT(P) || ICmpInst::isGE(P);
+    Intrinsic::ID MinMax = ICmpInst::isSigned(P) ? (KeepsSmaller ? Intrinsic::smin : Intrinsic::smax)
+                                                 : (KeepsSmaller ? Intrinsic::umin : Intrinsic::umax);
+    return unsigned(Instruction::OtherOpsEnd) + MinMax;
+  };
+  // Nothing else reads the old value: its users are \p Users, through casts.
+  std::function<bool(const Value *, ArrayRef<const Value *>)> readOnlyBy = [&](const Value *X,
+                                                                            ArrayRef<const Value *> Users) {
+    return all_of(X->users(), [&](const User *U) {
+      return is_contained(Users, U) || (isa<CastInst>(U) && readOnlyBy(U, Users));
+    });
+  };
+  if (auto *Sel = dyn_cast<SelectInst>(V)) {
+    bool LoadIsTrue = Sel->getTrueValue() == &L;
+    if (!LoadIsTrue && Sel->getFalseValue() != &L)
+      return 0;
+    const Value *T = LoadIsTrue ? Sel->getFalseValue() : Sel->getTrueValue();
+    unsigned Kind = keepKind(Sel->getCondition(), T, /*StoreWhenTrue=*/!LoadIsTrue);
+    return Kind && readOnlyBy(&L, {Sel, Sel->getCondition()}) && onlyUser(Sel, &S) ? Kind : 0;
+  }
+  const BasicBlock *Guard = S.getParent()->getSinglePredecessor();
+  auto *Br = Guard ? dyn_cast<BranchInst>(Guard->getTerminator()) : nullptr;
+  if (!Br || !Br->isConditional())
     return 0;
-  unsigned Operands = isa<BinaryOperator>(Op) && cast<BinaryOperator>(Op)->getOpcode() == Instruction::Sub ? 1 : 2;
-  for (unsigned K = 0; K < Operands; ++K) {
-    auto *Load = dyn_cast<LoadInst>(Op->getOperand(K));
-    if (Load && Load->isSimple() && Load->hasOneUse() && Load->getParent() == Store.getParent() &&
-        byteDistance(Load->getPointerOperand(), Store.getPointerOperand(), DL) == 0 &&
-        Load->getType() == Store.getValueOperand()->getType() && Op->getOperand(1 - K) != Load) {
-      *LoadOut = Load;
-      return Code;
-    }
-  }
-  return 0;
+  unsigned Kind = keepKind(Br->getCondition(), V, /*StoreWhenTrue=*/Br->getSuccessor(0) == S.getParent());
+  return Kind && readOnlyBy(&L, {Br->getCondition()}) ? Kind : 0;
 }
-
-
-} // namespace
 
 std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
   // Plain loads and stores of the loop, outside the slots' private stack
@@ -140,10 +170,14 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
   };
   // The loads and stores of commutative updates, with their operation: two
   // accesses of updates by the same operation commute across iterations.
-  for (Instruction *I : Accesses)
-    if (auto *Store = dyn_cast<StoreInst>(I)) {
-      LoadInst *Load = nullptr;
-      if (unsigned Code = commutativeUpdate(*Store, A.DL, &Load)) {
+  for (Instruction *S : Accesses)
+    for (Instruction *L : Accesses) {
+      auto *Store = dyn_cast<StoreInst>(S);
+      auto *Load = dyn_cast<LoadInst>(L);
+      if (!Store || !Load || byteDistance(Load->getPointerOperand(), Store->getPointerOperand(), A.DL) != 0 ||
+          !A.DT.dominates(Load, Store))
+        continue;
+      if (unsigned Code = commutativeUpdateKind(*Load, *Store)) {
         CommutativeOp[Store] = Code;
         CommutativeOp[Load] = Code;
       }

@@ -208,6 +208,14 @@ std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Pl
 bool suspendsBetween(const LoopPlan &Plan, const llvm::LoopInfo &LI, llvm::Instruction *Early,
                      llvm::Instruction *Late, const llvm::Instruction *Ignore);
 
+/// Whether \p S stores back into what \p L loaded a commutative update of it
+/// that nothing else reads: h[k] += v (also - * & | ^, FP + * with
+/// reassociation), a min/max, or the keep-the-smaller test if (t < a[x])
+/// a[x] = t, as a branch or a select. Two iterations applying updates of one
+/// kind to a location in either order leave the same value. Returns the kind
+/// (an opcode, or OtherOpsEnd + the min/max intrinsic), or 0.
+unsigned commutativeUpdateKind(const llvm::LoadInst &L, const llvm::StoreInst &S);
+
 /// "file:line:col" of \p I, for remarks that name a second place.
 std::string sourcePlace(const llvm::Instruction &I);
 
