@@ -12,6 +12,12 @@ memcoro leaves serial are compared too: the answer must be right either way.
   test/diff/fuzz.py --bin build/bin --seeds 0-9          what CI runs
   test/diff/fuzz.py --bin build/bin --memcoro-flags='-mllvm -memcoro-dispatch=ring'
                                                          the ring scheduler on every loop
+  test/diff/fuzz.py --bin build/bin --conflicts          loops that also break the contract
+With --conflicts the bodies also store into tables other iterations read or
+write (indirect: only the checking build can tell) and into C[i + d] (affine:
+dependence analysis proves it). Each loop must then print what the serial loop
+prints, or, where it does not, its -fmemcoro-check build must report the
+conflict: never a silent wrong answer.
 A failing seed's program is kept (--keep DIR) for a bug report."""
 import argparse
 import os
@@ -26,8 +32,9 @@ MASK = 4095
 
 
 class Body:
-    def __init__(self, rng):
+    def __init__(self, rng, conflicts=False):
         self.rng = rng
+        self.conflicts = conflicts
         self.lines = []
         self.vars = ["(long)i", "(long)idx[i]"]
         self.n = 0
@@ -46,8 +53,11 @@ class Body:
         self.lines.append("  " * (self.depth + 2) + text)
 
     def statement(self, budget):
-        kind = self.rng.choice(["load", "load", "load", "chain", "inner", "walk", "if", "reduce",
-                                "reduce", "store", "hist", "continue"])
+        kinds = ["load", "load", "load", "chain", "inner", "walk", "if", "reduce", "reduce", "store", "hist",
+                 "continue"]
+        if self.conflicts:
+            kinds += ["overwrite", "overwrite", "carried"]
+        kind = self.rng.choice(kinds)
         if kind == "load":
             v = self.fresh()
             self.emit(f"long {v} = T{self.rng.randrange(3)}[({self.expr()}) & {MASK}];")
@@ -87,13 +97,21 @@ class Body:
             self.emit(f"out[i] = {self.rng.choice(self.vars)};")
         elif kind == "hist":
             self.emit(f"H[({self.rng.choice(self.vars)}) & 255] += 1;")
+        elif kind == "overwrite":
+            # A plain store into a table the loop also reads: iterations meet
+            # through memory at addresses only the run can compare.
+            self.emit(f"T{self.rng.randrange(3)}[({self.expr()}) & {MASK}] = {self.rng.choice(self.vars)};")
+        elif kind == "carried":
+            d = self.rng.randint(1, 3)
+            self.emit(self.rng.choice([f"C[i + {d}] = C[i] + {self.rng.choice(self.vars)};",
+                                       f"C[i] = C[i + {d}] ^ {self.rng.choice(self.vars)};"]))
         elif kind == "continue" and self.depth == 0:
             self.emit(f"if (({self.rng.choice(self.vars)} & 15) == 3) continue;")
 
 
-def program(seed):
+def program(seed, conflicts=False):
     rng = random.Random(seed)
-    body = Body(rng)
+    body = Body(rng, conflicts)
     for _ in range(rng.randint(2, 6)):
         body.statement(3)
     body.emit(f"out[i] ^= {body.rng.choice(body.vars)};")
@@ -113,6 +131,7 @@ int main(int argc, char **argv) {{
   }}
   int *idx = calloc(n + 1, sizeof *idx);
   long *out = calloc(n + 1, sizeof *out);
+  long *C = calloc(n + 4, sizeof *C);
   for (int k = 0; k < n; ++k) {{ x ^= x << 13; x ^= x >> 7; x ^= x << 17; idx[k] = (int)(x % {MASK + 1}); }}
   long r_add = 0, r_xor = 0, r_or = 0, r_min = 1L << 62, r_cnt = 0;
   unsigned long r_umax = 0;
@@ -123,6 +142,8 @@ int main(int argc, char **argv) {{
   unsigned long h = 1469598103934665603ul;
   for (int k = 0; k < n; ++k) h = (h ^ (unsigned long)out[k]) * 1099511628211ul;
   for (int k = 0; k < 256; ++k) h = (h ^ (unsigned long)H[k]) * 1099511628211ul;
+  for (int k = 0; k < n + 4; ++k) h = (h ^ (unsigned long)C[k]) * 1099511628211ul;
+  for (int k = 0; k <= {MASK}; ++k) h = (h ^ (unsigned long)(T0[k] + 3 * T1[k] + 7 * T2[k])) * 1099511628211ul;
   printf("%ld %ld %ld %ld %ld %lu %lx\\n", r_add, r_xor, r_or, r_min, r_cnt, r_umax, h);
   return 0;
 }}
@@ -139,22 +160,25 @@ def main():
     ap.add_argument("--bin", required=True, help="directory holding memcoro-cc")
     ap.add_argument("--seeds", default="0-9", help="seed range, e.g. 0-199")
     ap.add_argument("--keep", help="directory to copy failing programs into")
+    ap.add_argument("--conflicts", action="store_true",
+                    help="also generate loops whose iterations conflict through memory")
     ap.add_argument("--memcoro-flags", default="",
                     help="extra flags for the memcoro build, e.g. '-mllvm -memcoro-dispatch=ring'")
     args = ap.parse_args()
     cc = os.path.join(args.bin, "memcoro-cc")
-    failures, transformed, total = [], 0, 0
+    failures, transformed, total, reported = [], 0, 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds(args.seeds):
             failures_before = len(failures)
             src = os.path.join(tmp, f"fuzz{seed}.c")
             with open(src, "w") as f:
-                f.write(program(seed))
+                f.write(program(seed, args.conflicts))
             for n in PARALLELISMS:
                 exes = []
-                for mode in ("-fno-memcoro", "-fmemcoro"):
+                modes = ["-fno-memcoro", "-fmemcoro"] + (["-fmemcoro-check"] if args.conflicts else [])
+                for mode in modes:
                     exe = os.path.join(tmp, f"fuzz{seed}-{n}{mode}")
-                    extra = args.memcoro_flags.split() if mode == "-fmemcoro" else []
+                    extra = args.memcoro_flags.split() if mode != "-fno-memcoro" else []
                     r = subprocess.run([cc, mode, "-O2", f"-DN={n}", "-Rpass=memcoro", *extra, src, "-o", exe],
                                        capture_output=True, text=True)
                     if r.returncode != 0:
@@ -163,28 +187,40 @@ def main():
                     if mode == "-fmemcoro" and "turned into" in r.stderr:
                         transformed += 1
                     exes.append(exe)
-                if len(exes) != 2:
+                if len(exes) != len(modes):
                     continue
                 total += 1
                 for trips in TRIPS:
                     outs = [subprocess.run([e, str(trips)], capture_output=True, text=True, timeout=60)
-                            for e in exes]
-                    if outs[0].returncode or outs[1].returncode or outs[0].stdout != outs[1].stdout:
-                        failures.append(f"seed {seed} N={n} trips={trips}: serial {outs[0].stdout.strip()!r} "
-                                        f"(exit {outs[0].returncode}), memcoro {outs[1].stdout.strip()!r} "
-                                        f"(exit {outs[1].returncode})")
-                        break
+                            for e in exes[:2]]
+                    same = not outs[0].returncode and not outs[1].returncode and outs[0].stdout == outs[1].stdout
+                    if same:
+                        continue
+                    if args.conflicts and not outs[0].returncode:
+                        # A different answer is allowed only where the
+                        # checking build reports the conflict behind it.
+                        check = subprocess.run([exes[2], str(trips)], capture_output=True, text=True, timeout=600)
+                        if check.returncode == 66 and "memcoro-check: loop at" in check.stderr:
+                            reported += 1
+                            continue
+                    failures.append(f"seed {seed} N={n} trips={trips}: serial {outs[0].stdout.strip()!r} "
+                                    f"(exit {outs[0].returncode}), memcoro {outs[1].stdout.strip()!r} "
+                                    f"(exit {outs[1].returncode})"
+                                    + (", and -fmemcoro-check reported nothing" if args.conflicts else ""))
+                    break
             failed = len(failures) > failures_before
             if failed and args.keep:
                 os.makedirs(args.keep, exist_ok=True)
                 subprocess.run(["cp", src, args.keep])
             print(f"seed {seed}: {'FAIL' if failed else 'ok'}", flush=True)
-    print(f"{total} builds compared, {transformed} of them transformed by memcoro")
+    print(f"{total} builds compared, {transformed} of them transformed by memcoro"
+          + (f"; {reported} different answers, each reported by -fmemcoro-check" if args.conflicts else ""))
     if failures:
         print("\n".join(failures))
         print(f"FAIL: {len(failures)} differences")
         sys.exit(1)
-    print("PASS: every fuzzed loop printed what the serial loop printed")
+    print("PASS: every fuzzed loop printed what the serial loop printed"
+          + (", or its conflict was reported by -fmemcoro-check" if args.conflicts else ""))
 
 
 if __name__ == "__main__":
