@@ -116,7 +116,11 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     R << "loop turned into " << ore::NV("Parallelism", Plan.Parallelism) << " interleaved coroutines"
       << (Plan.ParallelismChosen ? " (parallelism chosen by memcoro)" : "") << ": "
       << ore::NV("SuspendPoints", Suspensions) << " suspension point" << (Suspensions == 1 ? "" : "s") << ", "
-      << ore::NV("Dispatch", dispatchName(Plan.Style)) << " dispatch, "
+      << ore::NV("Dispatch", dispatchName(Plan.Style)) << " dispatch"
+      << (Plan.ThroughAmu && Plan.Style != Dispatch::AmuGetfin && Plan.Style != Dispatch::AmuBafin
+              ? " (static, through the AMU: aload, then wait)"
+              : "")
+      << ", "
       << ore::NV("ContextBytes", Done.ContextBytes) << " bytes of context per slot";
     return R;
   });
