@@ -49,3 +49,9 @@ clean:
 .PHONY: amu-sweep
 amu-sweep: build
 	@python3 bench/amu/sweep.py --build $(BUILD)
+
+# Compiled AMU kernels (memcoro-cc -fmemcoro-amu, each scheduler) against the
+# hand-written ones at 200 and 800 ns (issue 12, docs/amu.md).
+.PHONY: amu-compiled
+amu-compiled: build
+	@bench/amu/compiled.sh $(BUILD) 200,800 fixed

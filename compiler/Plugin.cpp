@@ -6,9 +6,12 @@
 //
 //   pipeline start     memcoro-mark       pragma markers -> loop metadata
 //   vectorizer start   memcoro-split      marked loops -> interleaved coroutines
+//   optimizer last     memcoro-amu-far    under -memcoro-amu: far accesses left
+//                                         -> synchronous AMU loads and stores
 //   optimizer last     memcoro-finalize   report loops that never got there
 //
 //===----------------------------------------------------------------------===//
+#include "AmuFarAccesses.h"
 #include "Finalize.h"
 #include "MarkLoops.h"
 #include "RemoteAccesses.h"
@@ -71,6 +74,8 @@ void registerPasses(PassBuilder &PB) {
       FPM.addPass(SplitPass());
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
+    if (amuEnabled())
+      MPM.addPass(createModuleToFunctionPassAdaptor(AmuFarAccessesPass()));
     MPM.addPass(FinalizePass(Level));
   });
 
@@ -82,6 +87,10 @@ void registerPasses(PassBuilder &PB) {
         }
         if (Name == "memcoro-split") {
           FPM.addPass(SplitPass());
+          return true;
+        }
+        if (Name == "memcoro-amu-far") {
+          FPM.addPass(AmuFarAccessesPass());
           return true;
         }
         if (Name == "print<memcoro-plan>") {

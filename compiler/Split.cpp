@@ -121,7 +121,11 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       << (Plan.Parallelism == 1 ? "" : "s")
       << (Plan.ParallelismChosen ? " (parallelism chosen by memcoro)" : "") << ": "
       << ore::NV("SuspendPoints", Suspensions) << " suspension point" << (Suspensions == 1 ? "" : "s") << ", "
-      << ore::NV("Dispatch", dispatchName(Plan.Style)) << " dispatch, "
+      << ore::NV("Dispatch", dispatchName(Plan.Style)) << " dispatch"
+      << (Plan.ThroughAmu && Plan.Style != Dispatch::AmuGetfin && Plan.Style != Dispatch::AmuBafin
+              ? " (static, through the AMU: aload, then wait)"
+              : "")
+      << ", "
       << ore::NV("ContextBytes", Done.ContextBytes) << " bytes of context per slot";
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";

@@ -11,8 +11,8 @@
 //   split/SplitFrame.cpp    what a slot holds: saved, preserved and
 //                           rematerialised values, private stack memory
 //   split/SplitLowering.cpp the coroutine skeleton every scheduler shares
-//   split/RingScheduler.cpp, split/LockstepScheduler.cpp
-//                           one code generator per scheduler, behind
+//   split/RingScheduler.cpp, split/LockstepScheduler.cpp,
+//   split/Amu*Scheduler.cpp one code generator per scheduler, behind
 //                           SchedulerCodeGen
 //   split/SplitCheck.cpp    -memcoro-check: every access reported to the
 //                           checking runtime with its iteration
@@ -92,7 +92,10 @@ struct Hoist {
   llvm::Instruction *Before;
 };
 
-enum class Dispatch { Ring, Lockstep };
+/// Ring and lockstep reach far memory through the cache (prefetch, or under
+/// -memcoro-amu an aload then a wait: the static scheduler); the AMU
+/// schedulers resume whatever the software AMU reports done (Amu*.cpp).
+enum class Dispatch { Ring, Lockstep, AmuGetfin, AmuBafin };
 llvm::StringRef dispatchName(Dispatch D);
 
 /// Two accesses of the loop, at least one a store, that may touch the same
@@ -154,6 +157,8 @@ struct LoopPlan {
   /// their line was fetched earlier in the same phase.
   unsigned Coalesced = 0;
   Dispatch Style = Dispatch::Ring;
+  /// Far accesses are requests to the thread's software AMU (-memcoro-amu).
+  bool ThroughAmu = false;
 
   void print(llvm::raw_ostream &OS) const;
 };
@@ -202,6 +207,9 @@ private:
 /// the dispatch style (SplitPlan.cpp). \p HasTwin: another copy of the same
 /// marked loop exists in the function.
 std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin);
+/// Under -memcoro-amu, the scheduler -memcoro-scheduler names
+/// (split/AmuRequests.cpp); otherwise leaves the plan alone.
+void chooseAmuScheduler(LoopPlan &Plan);
 
 /// Whether the iteration may yield after \p Early and before \p Late (which
 /// \p Early dominates), at a suspension point of \p Plan other than \p Ignore.
@@ -307,6 +315,7 @@ struct Skeleton {
   llvm::Function &F;
   llvm::LLVMContext &Ctx;
   CoroutineFrame &Frame;
+  const LoopPlan *Plan = nullptr;
   /// Slots, and suspension points (phases 1..NumSuspensions; 0 launches).
   unsigned N = 0;
   unsigned NumSuspensions = 0;
@@ -355,10 +364,16 @@ public:
   virtual void emitEarlyAccess(llvm::IRBuilder<> &B, const Suspension &S);
   /// Before yielding at suspension \p J (counted from 0), after the saves.
   virtual void emitSuspend(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
+  /// resume.J, before the restores: make sure the access can be made (the
+  /// AMU's static scheduler waits for the slot's request here).
+  virtual void emitResume(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
   /// next: \p NextSlot is the slot index plus one; choose what runs next.
   virtual void emitNext(llvm::IRBuilder<> &B, llvm::Value *NextSlot) = 0;
   /// The allocas to promote to registers, in order.
   virtual void promotableState(llvm::SmallVectorImpl<llvm::AllocaInst *> &Allocas) = 0;
+  /// Once the skeleton is complete and its state promoted: last rewrites
+  /// that must not disturb the frame (the AMU's helpers are inlined here).
+  virtual void finishLowering() {}
 
 protected:
   Skeleton &S;
@@ -366,6 +381,11 @@ protected:
 
 std::unique_ptr<SchedulerCodeGen> createRingScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createLockstepScheduler(Skeleton &S);
+/// The AMU's code generators (AmuRequests.cpp, AmuGetfinScheduler.cpp, AmuBafinScheduler.cpp): the static scheduler is
+/// \p Static (ring or lockstep) with its far accesses made as aload + wait.
+std::unique_ptr<SchedulerCodeGen> createAmuStaticScheduler(Skeleton &S, std::unique_ptr<SchedulerCodeGen> Static);
+std::unique_ptr<SchedulerCodeGen> createAmuGetfinScheduler(Skeleton &S);
+std::unique_ptr<SchedulerCodeGen> createAmuBafinScheduler(Skeleton &S);
 
 /// Under -memcoro-check (SplitCheck.cpp): reports every memory access of the
 /// loop, with the iteration number \p K, to the checking runtime. Called by

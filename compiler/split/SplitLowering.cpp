@@ -149,8 +149,15 @@ LoweredLoop CoroutineLowering::run() {
   S.TripCount = TripCount;
   S.Header = Header;
   S.Loc = Loc;
+  S.Plan = &Plan;
   std::unique_ptr<SchedulerCodeGen> Gen =
       Plan.Style == Dispatch::Lockstep ? createLockstepScheduler(S) : createRingScheduler(S);
+  if (Plan.Style == Dispatch::AmuGetfin)
+    Gen = createAmuGetfinScheduler(S);
+  else if (Plan.Style == Dispatch::AmuBafin)
+    Gen = createAmuBafinScheduler(S);
+  else if (Plan.ThroughAmu)
+    Gen = createAmuStaticScheduler(S, std::move(Gen));
 
   // Scheduler state lives in allocas that are promoted to registers at the end.
   IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
@@ -294,7 +301,9 @@ LoweredLoop CoroutineLowering::run() {
     BasicBlock *Resume = BasicBlock::Create(Ctx, "memcoro.resume." + Twine(J + 1), &F, Posts[J]);
     IRBuilder<> QB(Resume);
     QB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
-    Frame.emitRestores(QB, QB.CreateLoad(I64, S.SlotIndex), J);
+    Value *QS = QB.CreateLoad(I64, S.SlotIndex);
+    Gen->emitResume(QB, QS, J);
+    Frame.emitRestores(QB, QS, J);
     QB.CreateBr(Posts[J]);
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Resume);
     Resumes.push_back(Resume);
@@ -313,6 +322,7 @@ LoweredLoop CoroutineLowering::run() {
   Gen->promotableState(Scalars);
   append_range(Scalars, Accumulators);
   PromoteMemToReg(Scalars, FreshDT, &A.AC);
+  Gen->finishLowering();
 
   NumSuspensionPoints += Plan.Suspensions.size();
   NumSavedValues += Frame.savedCount();

@@ -60,7 +60,19 @@ DebugLoc memcoro::remarkLocation(const Instruction *I, const Loop &L) {
   return L.getStartLoc();
 }
 
-StringRef memcoro::dispatchName(Dispatch D) { return D == Dispatch::Lockstep ? "lockstep" : "ring"; }
+StringRef memcoro::dispatchName(Dispatch D) {
+  switch (D) {
+  case Dispatch::Ring:
+    return "ring";
+  case Dispatch::Lockstep:
+    return "lockstep";
+  case Dispatch::AmuGetfin:
+    return "AMU getfin";
+  case Dispatch::AmuBafin:
+    return "AMU bafin";
+  }
+  llvm_unreachable("every dispatch has a name");
+}
 
 std::optional<int64_t> memcoro::byteDistance(const Value *A, const Value *B, const DataLayout &DL) {
   if (A == B)
@@ -210,6 +222,7 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   dropCoveredSuspensions();
   Plan.Style = ForcedDispatch != ForcedStyle::Ring && everyIterationSuspendsAlike() ? Dispatch::Lockstep
                                                                                      : Dispatch::Ring;
+  chooseAmuScheduler(Plan);
   return std::nullopt;
 }
 
@@ -306,5 +319,5 @@ void LoopPlan::print(raw_ostream &OS) const {
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the phase:" << *Access << "\n";
-  OS << "  dispatch: " << dispatchName(Style) << "\n";
+  OS << "  dispatch: " << dispatchName(Style) << (ThroughAmu ? ", far accesses through the AMU" : "") << "\n";
 }

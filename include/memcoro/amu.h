@@ -151,6 +151,12 @@ int memcoro_amu_wait(struct memcoro_amu *amu, uint32_t id);
 void memcoro_far_load(struct memcoro_amu *amu, void *dst, const void *src, size_t bytes);
 void memcoro_far_store(struct memcoro_amu *amu, void *dst, const void *src, size_t bytes);
 
+/* The calling thread's AMU, which code compiled with -fmemcoro-amu uses for
+ * every access through a __remote pointer (include/memcoro/amu_cc.h). NULL
+ * (the default) means none: such code then stops with a message. */
+void memcoro_amu_set_current(struct memcoro_amu *amu);
+struct memcoro_amu *memcoro_amu_current(void);
+
 /* The clock the model runs on, and conversions. */
 uint64_t memcoro_amu_ns_to_ticks(double ns);
 double memcoro_amu_ticks_to_ns(uint64_t ticks);

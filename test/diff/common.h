@@ -13,6 +13,20 @@
 #define N 4
 #endif
 
+#ifdef __MEMCORO_AMU__
+/* Built with -fmemcoro-amu (test/diff/CMakeLists.txt, diff-amu-*): every
+ * access through __remote goes through the thread's AMU. Bimodal latency
+ * reorders completions, so the dynamic schedulers resume slots out of order. */
+__attribute__((constructor)) static void diff_amu_setup(void) {
+  struct memcoro_amu_model model = {.latency_ns = 60, .jitter = MEMCORO_AMU_BIMODAL, .slow_ns = 400,
+                                    .slow_fraction = 0.3, .seed = 7};
+  struct memcoro_amu *amu = memcoro_amu_create(&model);
+  if (!amu)
+    exit(1);
+  memcoro_amu_set_current(amu);
+}
+#endif
+
 static uint64_t diff_state = 0x9E3779B97F4A7C15ull;
 static inline uint64_t diff_rand(void) {
   diff_state ^= diff_state << 13;

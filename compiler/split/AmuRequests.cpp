@@ -1,0 +1,217 @@
+//===- AmuRequests.cpp - far accesses as requests to the software AMU ------===//
+//
+// Under -memcoro-amu (memcoro-cc -fmemcoro-amu) a transformed loop reaches
+// far memory through the thread's software AMU (include/memcoro/amu.h,
+// docs/amu.md) instead of prefetching. At each suspension every far address
+// of the suspension becomes an aload of the access's bytes into the slot's
+// request buffer, tagged with the slot's id; several addresses (coalesced
+// by the planner) form one aset group, so the id completes once, when all
+// have arrived. After the id has completed, the access itself reads or
+// writes the line the request brought in, as a near access: its answer is
+// the serial loop's, because no other iteration writes that memory (the
+// pragma's contract), and its cost is that of reading the buffer.
+//
+// -memcoro-scheduler picks the code generator:
+//   static   ring or lockstep as planned, aload at the suspension and
+//            memcoro_amu_wait on resume (this file, AmuStatic)
+//   dynamic  resume whichever slot getfin returns (AmuGetfinScheduler.cpp,
+//            CoroAMU-D), concurrency adapted from polling feedback
+//   bafin    resume at the phase the completed request registered
+//            (AmuBafinScheduler.cpp, CoroAMU-Full)
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split \
+//       -memcoro-amu -memcoro-scheduler=dynamic -S in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "AmuFarAccesses.h"
+#include "MemcoroInternal.h"
+#include "split/AmuRequests.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumAmuRequests, "Number of AMU requests (aload) generated at suspension points");
+STATISTIC(NumAmuInlined, "Number of AMU request-path calls inlined into generated loops");
+
+namespace {
+enum class AmuScheduler { Static, Dynamic, Bafin };
+} // namespace
+
+static cl::opt<AmuScheduler> Scheduler(
+    "memcoro-scheduler", cl::Hidden, cl::init(AmuScheduler::Dynamic),
+    cl::desc("Scheduler of transformed loops under -memcoro-amu"),
+    cl::values(clEnumValN(AmuScheduler::Static, "static", "ring or lockstep: aload, then wait on resume"),
+               clEnumValN(AmuScheduler::Dynamic, "dynamic", "resume the slot getfin returns (CoroAMU-D)"),
+               clEnumValN(AmuScheduler::Bafin, "bafin",
+                          "resume at the phase bafin returns, aset coalescing (CoroAMU-Full)")));
+
+void memcoro::chooseAmuScheduler(LoopPlan &Plan) {
+  if (!amuEnabled())
+    return;
+  Plan.ThroughAmu = true;
+  if (Scheduler == AmuScheduler::Dynamic)
+    Plan.Style = Dispatch::AmuGetfin;
+  else if (Scheduler == AmuScheduler::Bafin)
+    Plan.Style = Dispatch::AmuBafin;
+}
+
+Value *memcoro::amuId(IRBuilder<> &B, Value *Slot) { return B.CreateTrunc(Slot, B.getInt32Ty(), "memcoro.amu.id"); }
+
+/// Bytes the request for \p Ptr moves: those of the access through it, else
+/// one word (an address the planner hoisted for a later access of the line).
+static uint64_t requestBytes(const Suspension &Sp, Value *Ptr, const DataLayout &DL) {
+  for (Instruction *I : Sp.Accesses)
+    if (accessedPointer(*I) == Ptr) {
+      Type *T = isa<LoadInst>(I)            ? I->getType()
+                : isa<StoreInst>(I)         ? cast<StoreInst>(I)->getValueOperand()->getType()
+                : isa<AtomicRMWInst>(I)     ? cast<AtomicRMWInst>(I)->getValOperand()->getType()
+                                            : cast<AtomicCmpXchgInst>(I)->getNewValOperand()->getType();
+      return std::max<uint64_t>(1, DL.getTypeStoreSize(T).getFixedValue());
+    }
+  return 8;
+}
+
+void AmuRequests::createState(IRBuilder<> &Entry) {
+  Amu = Entry.CreateAlloca(PointerType::get(S.Ctx, 0), nullptr, "memcoro.amu");
+}
+
+void AmuRequests::initState(IRBuilder<> &B) {
+  B.CreateStore(call(B, "memcoro_amu__cc_current", PointerType::get(S.Ctx, 0), {}), Amu);
+}
+
+Value *AmuRequests::amu(IRBuilder<> &B) { return B.CreateLoad(PointerType::get(S.Ctx, 0), Amu, "memcoro.amu"); }
+
+void AmuRequests::addBufferField(SmallVectorImpl<Type *> &Fields) {
+  const DataLayout &DL = S.F.getParent()->getDataLayout();
+  size_t Entries = 1;
+  for (const Suspension &Sp : S.Plan->Suspensions) {
+    Entries = std::max(Entries, Sp.Prefetch.size());
+    for (auto &[Ptr, Write] : Sp.Prefetch)
+      EntryBytes = std::max<unsigned>(EntryBytes, alignTo(requestBytes(Sp, Ptr, DL), 8));
+  }
+  BufferField = Fields.size();
+  Fields.push_back(ArrayType::get(ArrayType::get(Type::getInt64Ty(S.Ctx), EntryBytes / 8), Entries));
+}
+
+CallInst *AmuRequests::call(IRBuilder<> &B, StringRef Name, Type *Ret, ArrayRef<Value *> Args) {
+  SmallVector<Type *, 6> Params;
+  for (Value *V : Args)
+    Params.push_back(V->getType());
+  FunctionCallee Callee = S.F.getParent()->getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+  CallInst *CI = B.CreateCall(Callee, Args);
+  Calls.push_back(CI);
+  return CI;
+}
+
+void AmuRequests::emitRequests(IRBuilder<> &B, const Suspension &Sp, Value *Id, Value *Resume) {
+  const DataLayout &DL = S.F.getParent()->getDataLayout();
+  Type *Ptr0 = PointerType::get(S.Ctx, 0);
+  Value *A = amu(B);
+  if (Sp.Prefetch.size() > 1)
+    call(B, "memcoro_amu__cc_aset", B.getVoidTy(), {A, Id, B.getInt32(Sp.Prefetch.size())});
+  Value *Slot = B.CreateLoad(B.getInt64Ty(), S.SlotIndex);
+  Value *Buffer = S.Frame.fieldPtr(B, Slot, BufferField);
+  for (unsigned E = 0; E < Sp.Prefetch.size(); ++E) {
+    Value *Far = Sp.Prefetch[E].first;
+    Value *Dst = B.CreateConstInBoundsGEP2_32(
+        ArrayType::get(Type::getInt64Ty(S.Ctx), EntryBytes / 8), Buffer, E, 0, "memcoro.amu.buf");
+    call(B, "memcoro_amu__cc_aload", B.getVoidTy(),
+         {A, Id, Dst, B.CreateAddrSpaceCast(Far, Ptr0), B.getInt64(requestBytes(Sp, Far, DL)),
+          Resume ? Resume : ConstantPointerNull::get(cast<PointerType>(Ptr0))});
+    ++NumAmuRequests;
+  }
+}
+
+void AmuRequests::finish() {
+  Type *Ptr0 = PointerType::get(S.Ctx, 0);
+  auto makeNear = [&](Instruction *I) {
+    Value *P = accessedPointer(*I);
+    if (!P || P->getType()->getPointerAddressSpace() == 0)
+      return;
+    auto *Cast = new AddrSpaceCastInst(P, Ptr0, P->getName() + ".near", I);
+    I->replaceUsesOfWith(P, Cast);
+  };
+  for (const Suspension &Sp : S.Plan->Suspensions)
+    for (Instruction *I : Sp.Accesses)
+      makeNear(I);
+  for (Instruction *I : S.Plan->Covered)
+    makeNear(I);
+  for (CallInst *CI : Calls) {
+    Function *Callee = CI->getCalledFunction();
+    if (!Callee || Callee->isDeclaration())
+      continue;
+    InlineFunctionInfo IFI;
+    if (InlineFunction(*CI, IFI).isSuccess())
+      ++NumAmuInlined;
+    else
+      LLVM_DEBUG(dbgs() << "memcoro-split: could not inline " << Callee->getName() << "\n");
+  }
+  Calls.clear();
+}
+
+namespace {
+
+/// The static scheduler on the AMU: the planned ring or lockstep dispatch,
+/// with each suspension's accesses issued as requests under the slot's id
+/// and a wait for that id when the round robin comes back to the slot.
+class AmuStatic final : public SchedulerCodeGen {
+public:
+  AmuStatic(Skeleton &S, std::unique_ptr<SchedulerCodeGen> Inner)
+      : SchedulerCodeGen(S), Inner(std::move(Inner)), Requests(S) {}
+
+  void createState(IRBuilder<> &Entry) override {
+    Inner->createState(Entry);
+    Requests.createState(Entry);
+  }
+  void initState(IRBuilder<> &B) override {
+    Inner->initState(B);
+    Requests.initState(B);
+  }
+  Value *emitLaunch(IRBuilder<> &B) override { return Inner->emitLaunch(B); }
+  void emitIterationStart(IRBuilder<> &B, Value *K) override { Inner->emitIterationStart(B, K); }
+  BasicBlock *afterIteration() override { return Inner->afterIteration(); }
+  void addHeaderFields(SmallVectorImpl<Type *> &Fields) override {
+    Inner->addHeaderFields(Fields);
+    Requests.addBufferField(Fields);
+  }
+  void initSlots(IRBuilder<> &B) override { Inner->initSlots(B); }
+  Value *emitResumeState(IRBuilder<> &B, Value *Slot) override { return Inner->emitResumeState(B, Slot); }
+  void emitSchedulerBlocks() override { Inner->emitSchedulerBlocks(); }
+  void emitEarlyAccess(IRBuilder<> &B, const Suspension &Sp) override {
+    Requests.emitRequests(B, Sp, amuId(B, B.CreateLoad(B.getInt64Ty(), S.SlotIndex)), nullptr);
+  }
+  void emitSuspend(IRBuilder<> &B, Value *Slot, unsigned J) override { Inner->emitSuspend(B, Slot, J); }
+  /// The slot's turn has come: its request may still be in flight.
+  void emitResume(IRBuilder<> &B, Value *Slot, unsigned J) override {
+    Requests.call(B, "memcoro_amu__cc_wait", B.getVoidTy(), {Requests.amu(B), amuId(B, Slot)});
+    Inner->emitResume(B, Slot, J);
+  }
+  void emitNext(IRBuilder<> &B, Value *NextSlot) override { Inner->emitNext(B, NextSlot); }
+  void promotableState(SmallVectorImpl<AllocaInst *> &Allocas) override {
+    Inner->promotableState(Allocas);
+    Allocas.push_back(Requests.state());
+  }
+  void finishLowering() override {
+    Inner->finishLowering();
+    Requests.finish();
+  }
+
+private:
+  std::unique_ptr<SchedulerCodeGen> Inner;
+  AmuRequests Requests;
+};
+
+} // namespace
+
+std::unique_ptr<SchedulerCodeGen> memcoro::createAmuStaticScheduler(Skeleton &S,
+                                                                    std::unique_ptr<SchedulerCodeGen> Static) {
+  return std::make_unique<AmuStatic>(S, std::move(Static));
+}
