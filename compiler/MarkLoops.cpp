@@ -81,7 +81,7 @@ public:
     for (Instruction &I : instructions(F))
       if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
         StringRef Text = annotationText(*II);
-        if (Text == LoopAnnotation)
+        if (Text == LoopAnnotation || Text.starts_with((LoopAnnotation + ReassocSuffix).str()))
           LoopMarkers.push_back(II);
         else if (Text == RemoteAnnotation || Text.starts_with(RemoteAnnotation.str() + " "))
           RemoteMarkers.push_back(II);
@@ -160,6 +160,11 @@ private:
     if (!Names.empty())
       Props.push_back(MDNode::get(Ctx, {MDString::get(Ctx, RemoteNamesMD),
                                         MDString::get(Ctx, join(Names, ", "))}));
+    // An OpenMP reduction clause on the loop permits reassociating these
+    // floating-point reductions, whatever the file's fast-math flags.
+    if (StringRef Ops = annotationText(Marker).drop_front(LoopAnnotation.size());
+        Ops.consume_front(ReassocSuffix))
+      Props.push_back(MDNode::get(Ctx, {MDString::get(Ctx, ReassocMD), MDString::get(Ctx, Ops)}));
     // The pragma's own location gives the remarks a place when the loop
     // metadata carries none (no -g and no -Rpass).
     if (DILocation *Loc = Marker.getDebugLoc())

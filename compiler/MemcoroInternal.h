@@ -32,6 +32,11 @@ inline constexpr llvm::StringLiteral ParallelMD = "memcoro.parallel";
 /// Loop metadata: a number unique in the module, to tell at the end of the
 /// pipeline whether every marked loop reached memcoro-split.
 inline constexpr llvm::StringLiteral LoopIdMD = "memcoro.id";
+/// Loop metadata: the floating-point reduction operators ("+", "*", "+*")
+/// whose reassociation an OpenMP reduction clause on the loop permits.
+inline constexpr llvm::StringLiteral ReassocMD = "memcoro.reassoc";
+/// What the pragma plugin appends to the loop annotation for them.
+inline constexpr llvm::StringLiteral ReassocSuffix = " reassoc ";
 /// Loop metadata: names listed in remote(), for remarks.
 inline constexpr llvm::StringLiteral RemoteNamesMD = "memcoro.remote.names";
 /// Module metadata: every marked loop, !{i32 id, !DILocation or null}.

@@ -65,6 +65,8 @@ constexpr int64_t MaxParallel = 1024;
 /// The strings the marking pass looks for in llvm.annotation calls.
 constexpr llvm::StringLiteral LoopMarker = "memcoro.loop";
 constexpr llvm::StringLiteral RemoteMarker = "memcoro.remote";
+/// Appended to LoopMarker, then the operators: " reassoc +*".
+constexpr llvm::StringLiteral ReassocSuffix = " reassoc ";
 
 /// Every diagnostic memcoro's front end can emit, registered once per
 /// compilation. Messages name the construct in the user's words.
@@ -125,7 +127,58 @@ struct Clauses {
   /// Each a name, or a member path `a.b`, `p->q`, `this->m`, as tokens.
   llvm::SmallVector<llvm::SmallVector<Token, 1>, 4> RemoteNames;
   SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
+  /// "+", "*" or "+*": the floating-point reductions the OpenMP directive
+  /// before the pragma names in reduction() clauses.
+  std::string ReductionOps;
 };
+
+/// The reduction operators of the `#pragma omp ... reduction(op: list)`
+/// directive on the line(s) right before \p PragmaLoc, read from the source
+/// text: with -fopenmp the parser has consumed that directive, without it the
+/// directive is an ignored pragma, and its clause permits reassociating those
+/// reductions either way. "+" stands for + and -, which reassociate alike.
+std::string openmpReductionOps(const SourceManager &SM, SourceLocation PragmaLoc) {
+  if (PragmaLoc.isMacroID())
+    return "";
+  auto [File, Offset] = SM.getDecomposedLoc(PragmaLoc);
+  StringRef Text = SM.getBufferData(File);
+  // The logical line before the pragma's: physical lines joined where the
+  // one before ends in a backslash; blank lines between are skipped.
+  size_t LineStart = Text.rfind('\n', Offset); // rfind looks strictly before Offset
+  if (LineStart == StringRef::npos || !Text.slice(LineStart + 1, Offset).trim().empty())
+    return "";
+  std::string Directive;
+  size_t End = LineStart;
+  while (End != StringRef::npos && End > 0) {
+    size_t Start = Text.rfind('\n', End);
+    StringRef Line = Text.slice(Start == StringRef::npos ? 0 : Start + 1, End).rtrim();
+    End = Start;
+    if (Line.empty() && Directive.empty())
+      continue;
+    Directive = (Line.ends_with("\\") ? Line.drop_back() : Line).str() + " " + Directive;
+    if (Start == StringRef::npos || !Text.slice(0, Start).rtrim().ends_with("\\"))
+      break;
+  }
+  StringRef D = StringRef(Directive).trim();
+  if (!D.consume_front("#"))
+    return "";
+  D = D.ltrim();
+  if (!D.consume_front("pragma") || !D.ltrim().starts_with("omp"))
+    return "";
+  std::string Ops;
+  for (size_t At = D.find("reduction"); At != StringRef::npos; At = D.find("reduction", At + 1)) {
+    StringRef Clause = D.drop_front(At + strlen("reduction")).ltrim();
+    if (!Clause.consume_front("("))
+      continue;
+    Clause = Clause.take_until([](char C) { return C == ':'; });
+    // reduction([modifier,] op: list): the operator follows the last comma.
+    StringRef Op = Clause.rsplit(',').second.empty() ? Clause.trim() : Clause.rsplit(',').second.trim();
+    char Kind = Op == "+" || Op == "-" ? '+' : Op == "*" ? '*' : 0;
+    if (Kind && Ops.find(Kind) == std::string::npos)
+      Ops += Kind;
+  }
+  return Ops;
+}
 
 /// What the pragma handler and the AST checker of one compilation share.
 struct FrontendState {
@@ -232,6 +285,7 @@ public:
         PP.Lex(Tok);
       return;
     }
+    C.ReductionOps = openmpReductionOps(PP.getSourceManager(), Introducer.Loc);
     State->Pending.push_back(std::move(C));
     quietOldStyleCasts(PP, Introducer.Loc, Tok.getLocation());
     auto Toks = std::make_unique<Token[]>(4);
@@ -622,12 +676,15 @@ private:
       Annotation({"unsigned", "long"}, Path, (RemoteMarker + " " + spell(Path)).str(),
                  Path.front().getLocation());
     }
+    std::string Loop = LoopMarker.str();
+    if (!C.ReductionOps.empty())
+      Loop += (ReassocSuffix + C.ReductionOps).str();
     if (C.ParallelLoc.isValid()) {
-      Annotation({"int"}, C.ParallelExpr, LoopMarker, PragmaLoc);
+      Annotation({"int"}, C.ParallelExpr, Loop, PragmaLoc);
     } else {
       Token Zero = literal(PP, "0", tok::numeric_constant, PragmaLoc);
       State->AbsentParallel.insert(Zero.getLocation());
-      Annotation({"int"}, Zero, LoopMarker, PragmaLoc);
+      Annotation({"int"}, Zero, Loop, PragmaLoc);
     }
     Out.push_back(literal(PP, "0", tok::numeric_constant, PragmaLoc));
     Punct(tok::r_paren, PragmaLoc);
@@ -688,7 +745,7 @@ public:
     auto *Parens = dyn_cast<ParenExpr>(Cast->getSubExprAsWritten());
     if (!Parens)
       return true;
-    if (Marker->getString() == LoopMarker)
+    if (Marker->getString() == LoopMarker || Marker->getString().starts_with((LoopMarker + ReassocSuffix).str()))
       checkParallel(Cast, Parens->getSubExpr());
     else if (Marker->getString().starts_with((RemoteMarker + " ").str()))
       checkRemote(Parens->getSubExpr());

@@ -127,6 +127,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
               : "")
       << ", "
       << ore::NV("ContextBytes", Done.ContextBytes) << " bytes of context per slot";
+    if (Plan.ReassociatedByOpenMP)
+      R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
     return R;

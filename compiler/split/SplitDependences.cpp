@@ -155,9 +155,14 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
   // Plain loads and stores of the loop, outside the slots' private stack
   // copies; the only ones dependence analysis reasons about, and with atomics
   // excepted, the only ones the contract covers.
+  SmallPtrSet<const Instruction *, 2> Mirrors;
+  for (const Reduction &R : Plan.Reductions)
+    Mirrors.insert(R.Mirrors.begin(), R.Mirrors.end());
   SmallVector<Instruction *, 16> Accesses;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
+      if (Mirrors.contains(&I))
+        continue;
       bool Simple = (isa<LoadInst>(I) && cast<LoadInst>(I).isSimple()) ||
                     (isa<StoreInst>(I) && cast<StoreInst>(I).isSimple());
       if (Simple && !is_contained(Plan.PrivateAllocas, getUnderlyingObject(accessedPointer(I))))

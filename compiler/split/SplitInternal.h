@@ -73,6 +73,10 @@ struct Reduction {
   bool IsIntrinsic = false;
   llvm::Constant *Identity = nullptr;
   llvm::Instruction *ReassocSource = nullptr; ///< carries the fast-math flags of FP updates
+  /// Stores of the running total to one loop-invariant place in every
+  /// iteration; the lowering replaces them with one store of the total.
+  llvm::SmallVector<llvm::StoreInst *, 1> Mirrors;
+  llvm::Value *MirrorPlace = nullptr;
 };
 
 /// Remote accesses sharing one suspension: the first is where the iteration
@@ -139,6 +143,9 @@ struct LoopPlan {
   bool BoundEvaluatedOnce = false;
   llvm::SmallVector<llvm::PHINode *, 4> Inductions;
   llvm::SmallVector<Reduction, 2> Reductions;
+  /// A floating-point reduction is reassociated because an OpenMP reduction
+  /// clause on the loop permits it, not the file's fast-math flags.
+  bool ReassociatedByOpenMP = false;
   /// Values used after the loop that are affine in it: their exit value.
   llvm::SmallVector<std::pair<llvm::PHINode *, const llvm::SCEV *>, 2> ExitValues;
   /// Stack objects private to an iteration (declared in the loop body; LLVM
@@ -181,6 +188,7 @@ private:
   bool evaluateBoundOnce();
   std::optional<SerialReason> classifyHeaderPhis();
   bool recogniseReduction(llvm::PHINode *Phi, Reduction &R);
+  bool openmpPermitsReassociation(unsigned Op) const;
   std::optional<SerialReason> checkCallsAndControlFlow();
   std::optional<SerialReason> checkLocalMemory();
   std::optional<SerialReason> checkLiveOuts();

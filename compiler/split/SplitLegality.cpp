@@ -28,6 +28,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -191,6 +192,14 @@ void SplitLegality::revert() {
   A.SE.forgetLoop(&L);
 }
 
+/// Whether an OpenMP reduction clause on the loop (memcoro-mark recorded its
+/// operators) permits reassociating floating-point reductions by \p Op.
+bool SplitLegality::openmpPermitsReassociation(unsigned Op) const {
+  const MDOperand *Ops = findStringMetadataForLoop(&L, ReassocMD).value_or(nullptr);
+  auto *Text = Ops ? dyn_cast<MDString>(Ops->get()) : nullptr;
+  return Text && Text->getString().contains(Op == Instruction::FMul ? '*' : '+');
+}
+
 bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   // The closure of the phi's users inside the loop must be a tree of one
   // associative, commutative operation (plus phis and selects that only move
@@ -209,6 +218,19 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
       if (!L.contains(UI)) {
         if (Cur != Phi->getIncomingValueForBlock(Plan.Latch))
           return false; // an intermediate sum escapes the loop
+        continue;
+      }
+      // The running total also kept in memory in every iteration (an OpenMP
+      // reduction's private copy, whose address the runtime holds): only the
+      // last value stored counts, and the lowering stores the total once,
+      // after the loop.
+      if (auto *Store = dyn_cast<StoreInst>(UI);
+          Store && Store->isSimple() && Store->getValueOperand() == Cur &&
+          Cur == Phi->getIncomingValueForBlock(Plan.Latch) && L.isLoopInvariant(Store->getPointerOperand()) &&
+          A.DT.dominates(Store->getParent(), Plan.Latch) && A.LI.getLoopFor(Store->getParent()) == &L &&
+          (!R.MirrorPlace || R.MirrorPlace == Store->getPointerOperand())) {
+        R.Mirrors.push_back(Store);
+        R.MirrorPlace = Store->getPointerOperand();
         continue;
       }
       if (Closure.insert(UI).second)
@@ -233,19 +255,22 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
     unsigned ClosureOperands = 0;
     if (auto *BO = dyn_cast<BinaryOperator>(I)) {
       Op = BO->getOpcode();
-      if (Op == Instruction::Sub) {
+      if (Op == Instruction::Sub || Op == Instruction::FSub) {
         // sum - x is sum + (-x): only the minuend may be the running value.
         if (inClosure(BO->getOperand(1)))
           return false;
-        Op = Instruction::Add;
+        Op = Op == Instruction::Sub ? Instruction::Add : Instruction::FAdd;
       }
       if (Op != Instruction::Add && Op != Instruction::Mul && Op != Instruction::And &&
           Op != Instruction::Or && Op != Instruction::Xor && Op != Instruction::FAdd &&
           Op != Instruction::FMul)
         return false;
       if ((Op == Instruction::FAdd || Op == Instruction::FMul) && !BO->hasAllowReassoc()) {
-        FloatingPointOrderMatters = BO;
-        return false;
+        if (!openmpPermitsReassociation(Op)) {
+          FloatingPointOrderMatters = BO;
+          return false;
+        }
+        Plan.ReassociatedByOpenMP = true;
       }
       if (Op == Instruction::FAdd || Op == Instruction::FMul)
         R.ReassocSource = BO;

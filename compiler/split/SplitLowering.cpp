@@ -119,6 +119,9 @@ LoweredLoop CoroutineLowering::run() {
     H.I->moveBefore(H.Before);
   for (CallInst *Marker : getRemoteBaseCalls(L))
     Marker->eraseFromParent();
+  for (const Reduction &R : Plan.Reductions)
+    for (StoreInst *Mirror : R.Mirrors)
+      Mirror->eraseFromParent();
 
   // Everything SCEV knows is expanded in the preheader, before the loop's
   // shape changes under it: trip count, induction starts and steps, exit values.
@@ -248,6 +251,9 @@ LoweredLoop CoroutineLowering::run() {
     Phi.setIncomingBlock(Idx, S.Done);
     Phi.setIncomingValue(Idx, Out);
   }
+  for (unsigned RI = 0; RI < Plan.Reductions.size(); ++RI)
+    if (Value *Place = Plan.Reductions[RI].MirrorPlace)
+      DB.CreateStore(DB.CreateLoad(Accumulators[RI]->getAllocatedType(), Accumulators[RI], "memcoro.reduced"), Place);
   DB.CreateBr(Exit);
 
   // Recorded now, while LoopInfo still describes these blocks.

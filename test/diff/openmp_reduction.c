@@ -1,0 +1,22 @@
+// openmp_reduction: `reduction(+: error)` over a double permits reassociating that sum, with -fopenmp (the private copy the runtime combines is kept in memory too) and without it (the directive is an ignored pragma that memcoro still reads) (issue 17, item 3).
+// flags: -fopenmp
+#include "common.h"
+enum { TABLE = 1 << 15 };
+static double T[TABLE];
+int main(int argc, char **argv) {
+  int n = diff_trips(argc, argv);
+  int32_t *idx = diff_alloc(sizeof *idx * (n + 1));
+  // Multiples of 1/8 below 2^20: every partial sum is exact, so any order of
+  // the additions gives the same double.
+  for (int k = 0; k < TABLE; ++k) T[k] = (double)(diff_rand() % 8000) / 8;
+  for (int i = 0; i < n; ++i) idx[i] = diff_rand() % TABLE;
+  double error = 0, scale = 1;
+#pragma omp parallel for reduction(+ : error) reduction(*: scale) num_threads(2)
+#pragma memcoro parallel(N)
+  for (int i = 0; i < n; ++i) {
+    error += T[idx[i]];
+    scale *= T[idx[i]] > 999 ? 2.0 : 1.0;
+  }
+  printf("%.3f %.1f\n", error, scale);
+  return 0;
+}
