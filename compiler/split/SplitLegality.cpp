@@ -211,6 +211,10 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
       Plan.Reductions.push_back(R);
       continue;
     }
+    // The append idiom, next[n++] = v: the counter runs in iteration order
+    // (SplitOrdered.cpp).
+    if (!FloatingPointOrderMatters && recogniseAppendCounter(A, Plan, &Phi))
+      continue;
     auto *Update = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
     if (FloatingPointOrderMatters)
       return serial("FPReduction",
@@ -241,6 +245,8 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
           continue;
       if (Function *Callee = CB->getCalledFunction(); Callee && Callee->getName() == RemoteBaseFn)
         continue;
+      if (isOrderedMarker(*CB))
+        continue;
       if (CB->mayReadOrWriteMemory()) {
         Function *Callee = CB->getCalledFunction();
         std::string Name = Callee ? ("'" + Callee->getName() + "'").str() : "through a pointer";
@@ -266,6 +272,9 @@ std::optional<SerialReason> SplitLegality::checkLiveOuts() {
   SmallPtrSet<Value *, 4> ReductionResults;
   for (Reduction &R : Plan.Reductions)
     ReductionResults.insert(R.LatchValue);
+  // An append counter's final value is read from its shared scalar.
+  for (AppendCounter &C : Plan.Counters)
+    ReductionResults.insert(C.Phi->getIncomingValueForBlock(Plan.Latch));
   for (PHINode &Phi : Plan.Exit->phis()) {
     Value *V = Phi.getIncomingValueForBlock(Plan.Latch);
     auto *I = dyn_cast<Instruction>(V);

@@ -296,5 +296,19 @@ void LoopPlan::print(raw_ostream &OS) const {
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the phase:" << *Access << "\n";
+  for (const AppendCounter &C : Counters)
+    OS << "  append counter: " << name(C.Phi) << "\n";
+  for (const OrderedPoint &P : Ordered) {
+    OS << "  ordered "
+       << (P.What == OrderedPoint::Region   ? "region"
+           : P.What == OrderedPoint::Append ? "append"
+                                            : "first-writer-wins")
+       << ":" << *P.At << "\n";
+    if (P.Store)
+      OS << "    store:" << *P.Store << "\n";
+  }
   OS << "  dispatch: " << dispatchName(Style) << "\n";
+  if (!Ordered.empty())
+    OS << "  order kept by: " << (WaitsForTurn ? "turns (an iteration waits for the one before it)" : "lockstep slot order")
+       << "\n";
 }
