@@ -308,11 +308,18 @@ std::optional<SerialReason> OrderedPlanner::run() {
     SmallVector<Instruction *, 4> Firsts;
     SmallVector<Instruction *, 4> Uses(C.Reads.begin(), C.Reads.end());
     append_range(Uses, C.Increments);
+    // Where each runs once increments have sunk (see effectivePosition); an
+    // increment sunk to a read runs before it.
+    auto runsBefore = [&](Instruction *X, Instruction *Y) {
+      bool XInc = is_contained(C.Increments, X), YInc = is_contained(C.Increments, Y);
+      Instruction *PX = XInc ? effectivePosition(X) : X, *PY = YInc ? effectivePosition(Y) : Y;
+      return PX == PY ? XInc && !YInc : PX->comesBefore(PY);
+    };
     for (Instruction *I : Uses) {
       auto Same = find_if(Firsts, [&](Instruction *F) { return F->getParent() == I->getParent(); });
       if (Same == Firsts.end())
         Firsts.push_back(I);
-      else if (I->comesBefore(*Same))
+      else if (runsBefore(I, *Same))
         *Same = I;
     }
     Instruction *Store = nullptr;
