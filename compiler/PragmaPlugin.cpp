@@ -45,6 +45,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Basic/DiagnosticParse.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
@@ -250,7 +251,7 @@ public:
     PP.Lex(Tok);
     if (Tok.is(tok::identifier) &&
         Tok.getIdentifierInfo()->getName() == "ordered") {
-      handleOrdered(PP, Tok);
+      handleOrdered(PP, Tok, Introducer.Loc);
       return;
     }
     if (!parseClauses(PP, Tok, C)) {
@@ -281,7 +282,7 @@ private:
   /// `#pragma memcoro ordered`: nothing may follow on the line; the
   /// statement after it is OrderedHandler's to mark, once the directive is
   /// done (see the class comment for why not here).
-  void handleOrdered(Preprocessor &PP, Token &Tok) {
+  void handleOrdered(Preprocessor &PP, Token &Tok, SourceLocation PragmaLoc) {
     SourceLocation OrderedLoc = Tok.getLocation();
     PP.Lex(Tok);
     if (Tok.isNot(tok::eod)) {
@@ -291,6 +292,9 @@ private:
         PP.Lex(Tok);
       return;
     }
+    // `if (c) #pragma memcoro ordered S` is `if (c) if (marker) {} else S`,
+    // which the user did not write: no -Wdangling-else for it.
+    quietWarning(PP, diag::warn_dangling_else, PragmaLoc, Tok.getLocation());
     auto Toks = std::make_unique<Token[]>(4);
     Toks[0] = bareToken(tok::identifier, OrderedLoc);
     Toks[0].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
@@ -354,8 +358,13 @@ private:
   /// `#pragma clang diagnostic push/ignored/pop` around that text.
   static void quietOldStyleCasts(Preprocessor &PP, SourceLocation PragmaLoc,
                                  SourceLocation EodLoc) {
-    if (!PP.getLangOpts().CPlusPlus)
-      return;
+    if (PP.getLangOpts().CPlusPlus)
+      quietWarning(PP, diag::warn_old_style_cast, PragmaLoc, EodLoc);
+  }
+
+  /// Ignores the warning \p Id for the text of the pragma.
+  static void quietWarning(Preprocessor &PP, unsigned Id,
+                           SourceLocation PragmaLoc, SourceLocation EodLoc) {
     SourceManager &SM = PP.getSourceManager();
     SourceLocation Begin = SM.getExpansionRange(PragmaLoc).getBegin();
     SourceLocation End = Lexer::getLocForEndOfToken(
@@ -365,7 +374,7 @@ private:
       return;
     DiagnosticsEngine &D = PP.getDiagnostics();
     D.pushMappings(Begin);
-    D.setSeverity(diag::warn_old_style_cast, diag::Severity::Ignored, Begin);
+    D.setSeverity(Id, diag::Severity::Ignored, Begin);
     D.popMappings(End);
   }
 
@@ -859,13 +868,15 @@ private:
   unsigned MarkedBodies = 0;
   SourceLocation EnclosingOrdered;
 
-  /// The memcoro annotation call in a marker prefix's condition, if any.
+  /// The loop or ordered-region annotation in a marker prefix's condition,
+  /// if any (a loop's remote() annotations come before its loop marker).
   static const CallExpr *markerIn(const Stmt *S) {
     if (!S)
       return nullptr;
     if (const auto *CE = dyn_cast<CallExpr>(S);
         CE && CE->getBuiltinCallee() == Builtin::BI__builtin_annotation &&
-        CE->getNumArgs() == 2)
+        CE->getNumArgs() == 2 &&
+        (markerText(CE) == LoopMarker || markerText(CE) == OrderedMarker))
       return CE;
     for (const Stmt *Child : S->children())
       if (const CallExpr *Found = markerIn(Child))

@@ -46,6 +46,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/Debug.h"
 
+#include <functional>
+
 using namespace llvm;
 using namespace memcoro;
 
@@ -322,14 +324,17 @@ std::optional<SerialReason> OrderedPlanner::run() {
       else if (runsBefore(I, *Same))
         *Same = I;
     }
+    // For the remark: a store through the address a read computes.
     Instruction *Store = nullptr;
+    std::function<void(Instruction *)> findStore = [&](Instruction *Addr) {
+      for (User *U : Addr->users())
+        if (!Store && isa<StoreInst>(U))
+          Store = cast<StoreInst>(U);
+        else if (!Store && isa<GetElementPtrInst>(U))
+          findStore(cast<Instruction>(U));
+    };
     for (Instruction *R : C.Reads)
-      for (User *U : R->users())
-        if (!Store)
-          if (auto *GEP = dyn_cast<GetElementPtrInst>(U))
-            for (User *GU : GEP->users())
-              if (!Store)
-                Store = dyn_cast<StoreInst>(GU);
+      findStore(R);
     for (Instruction *F : Firsts)
       Plan.Ordered.push_back({OrderedPoint::Append, F, Store});
   }
