@@ -302,6 +302,28 @@ void OrderedPlanner::findFirstWriterWins() {
 }
 
 std::optional<SerialReason> OrderedPlanner::run() {
+  // A store through an append counter's index goes to the next element of a
+  // sequentially filled array: the hardware prefetcher's case, not worth a
+  // yield (the remote-access analysis saw only an index that is not affine).
+  auto appends = [&](Instruction *Access) {
+    auto *Store = dyn_cast<StoreInst>(Access);
+    if (!Store)
+      return false;
+    for (Value *P = Store->getPointerOperand(); auto *GEP = dyn_cast<GetElementPtrInst>(P);
+         P = GEP->getPointerOperand())
+      for (const AppendCounter &C : Plan.Counters)
+        if (any_of(GEP->indices(), [&](Value *Idx) { return is_contained(C.Reads, Idx); }) ||
+            is_contained(C.Reads, GEP))
+          return true;
+    return false;
+  };
+  for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();)
+    if (all_of(It->Accesses, appends)) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At << ": an append fills its array in order\n");
+      It = Plan.Suspensions.erase(It);
+    } else {
+      ++It;
+    }
   for (CallInst *Marker : getOrderedMarkers(L))
     Plan.Ordered.push_back({OrderedPoint::Region, Marker, nullptr});
   for (const AppendCounter &C : Plan.Counters) {
