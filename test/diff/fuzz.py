@@ -5,7 +5,9 @@
 Each program is generated from a seed: a loop body of random statements
 (indirect loads, dependent loads, bounded inner loops and list walks with a
 remote load per step, conditionals, `continue`, integer reductions of every
-kind memcoro recognises, private and commutative remote stores). Programs
+kind memcoro recognises, private and commutative remote stores, and code
+that must run in iteration order: appends `AP[na++] = x`, a first-writer-wins
+test, `#pragma memcoro ordered` regions with order-dependent updates). Programs
 memcoro leaves serial are compared too: the answer must be right either way.
 
   test/diff/fuzz.py --bin build/bin --seeds 0-199        a local campaign
@@ -32,6 +34,8 @@ class Body:
         self.vars = ["(long)i", "(long)idx[i]"]
         self.n = 0
         self.depth = 0
+        self.appends = 0
+        self.fww = False
 
     def expr(self):
         a, b = self.rng.choice(self.vars), self.rng.choice(self.vars)
@@ -47,7 +51,7 @@ class Body:
 
     def statement(self, budget):
         kind = self.rng.choice(["load", "load", "load", "chain", "inner", "walk", "if", "reduce",
-                                "reduce", "store", "hist", "continue"])
+                                "reduce", "store", "hist", "continue", "append", "fww", "ordered"])
         if kind == "load":
             v = self.fresh()
             self.emit(f"long {v} = T{self.rng.randrange(3)}[({self.expr()}) & {MASK}];")
@@ -87,6 +91,19 @@ class Body:
             self.emit(f"out[i] = {self.rng.choice(self.vars)};")
         elif kind == "hist":
             self.emit(f"H[({self.rng.choice(self.vars)}) & 255] += 1;")
+        elif kind == "append" and self.appends < 2:
+            # Both appends share one counter: it runs in iteration order.
+            self.appends += 1
+            self.emit(f"if (({self.rng.choice(self.vars)} & 3) != 1) AP[na++] = {self.rng.choice(self.vars)};")
+        elif kind == "fww" and not self.fww:
+            # The only access to OWN in the loop, as memcoro requires.
+            self.fww = True
+            x = self.rng.choice(self.vars)
+            self.emit(f"if (OWN[({x}) & 1023] < 0) OWN[({x}) & 1023] = i;")
+        elif kind == "ordered":
+            x = self.rng.choice(self.vars)
+            self.emit("#pragma memcoro ordered")
+            self.emit(f"G[({x}) & 63] = G[({x}) & 63] * 31 + {self.rng.choice(self.vars)};")
         elif kind == "continue" and self.depth == 0:
             self.emit(f"if (({self.rng.choice(self.vars)} & 15) == 3) continue;")
 
@@ -101,7 +118,7 @@ def program(seed):
     return f"""// fuzz seed {seed}
 #include <stdio.h>
 #include <stdlib.h>
-static long T0[{MASK + 1}], T1[{MASK + 1}], T2[{MASK + 1}], NXT[{MASK + 1}], H[256];
+static long T0[{MASK + 1}], T1[{MASK + 1}], T2[{MASK + 1}], NXT[{MASK + 1}], H[256], G[64], OWN[1024];
 int main(int argc, char **argv) {{
   int n = atoi(argv[1]);
   unsigned long x = {seed} * 2654435761ul + 1;
@@ -113,6 +130,9 @@ int main(int argc, char **argv) {{
   }}
   int *idx = calloc(n + 1, sizeof *idx);
   long *out = calloc(n + 1, sizeof *out);
+  long *AP = calloc(2 * n + 1, sizeof *AP);
+  long na = 0;
+  for (int k = 0; k < 1024; ++k) OWN[k] = -1;
   for (int k = 0; k < n; ++k) {{ x ^= x << 13; x ^= x >> 7; x ^= x << 17; idx[k] = (int)(x % {MASK + 1}); }}
   long r_add = 0, r_xor = 0, r_or = 0, r_min = 1L << 62, r_cnt = 0;
   unsigned long r_umax = 0;
@@ -123,7 +143,10 @@ int main(int argc, char **argv) {{
   unsigned long h = 1469598103934665603ul;
   for (int k = 0; k < n; ++k) h = (h ^ (unsigned long)out[k]) * 1099511628211ul;
   for (int k = 0; k < 256; ++k) h = (h ^ (unsigned long)H[k]) * 1099511628211ul;
-  printf("%ld %ld %ld %ld %ld %lu %lx\\n", r_add, r_xor, r_or, r_min, r_cnt, r_umax, h);
+  for (long k = 0; k < na; ++k) h = (h ^ (unsigned long)AP[k]) * 1099511628211ul;
+  for (int k = 0; k < 64; ++k) h = (h ^ (unsigned long)G[k]) * 1099511628211ul;
+  for (int k = 0; k < 1024; ++k) h = (h ^ (unsigned long)OWN[k]) * 1099511628211ul;
+  printf("%ld %ld %ld %ld %ld %lu %ld %lx\\n", r_add, r_xor, r_or, r_min, r_cnt, r_umax, na, h);
   return 0;
 }}
 """
