@@ -4,8 +4,8 @@
 // every -O level). A loop marked by memcoro-mark that memcoro-split never
 // saw was deleted, fully unrolled or folded away by earlier optimisations, or
 // the pipeline had no memcoro-split at all (-O0): the user gets a missed
-// remark at the pragma saying which. Leftover __memcoro_remote_base calls
-// are removed so that they cost nothing and need no definition at link time.
+// remark at the pragma saying which. Leftover __memcoro_remote_base and
+// __memcoro_ordered calls are removed so that they cost nothing and need no definition at link time.
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-finalize -S in.ll
 //
@@ -63,6 +63,14 @@ PreservedAnalyses FinalizePass::run(Module &M, ModuleAnalysisManager &MAM) {
     for (User *U : make_early_inc_range(BaseFn->users()))
       cast<Instruction>(U)->eraseFromParent();
     BaseFn->eraseFromParent();
+    Changed = true;
+  }
+  // Ordered-region markers of loops that stayed serial or never reached
+  // memcoro-split: a serial loop runs its regions in order anyway.
+  if (Function *OrdFn = M.getFunction(OrderedFn)) {
+    for (User *U : make_early_inc_range(OrdFn->users()))
+      cast<Instruction>(U)->eraseFromParent();
+    OrdFn->eraseFromParent();
     Changed = true;
   }
 

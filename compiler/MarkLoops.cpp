@@ -15,7 +15,14 @@
 //                                  points before memcoro-split sees the loop
 // Each remote() marker becomes `call @__memcoro_remote_base(ptr p)`, which
 // keeps the base visible to the remote-access analysis without costing the
-// optimiser anything. The annotations are removed.
+// optimiser anything. Each `#pragma memcoro ordered` marker,
+//
+//   call @llvm.annotation(0, "memcoro.ordered")          ; where the region starts
+//
+// becomes `call @__memcoro_ordered()`, a call that may touch any memory, so
+// that the optimiser moves none of the region's accesses above it; memcoro-
+// split makes it the point where an iteration waits for its turn. The
+// annotations are removed.
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-mark -S in.ll
 //
@@ -42,6 +49,7 @@ using namespace memcoro;
 #define DEBUG_TYPE "memcoro-mark"
 
 STATISTIC(NumLoopsMarked, "Number of loops marked by #pragma memcoro");
+STATISTIC(NumOrderedRegions, "Number of #pragma memcoro ordered regions marked");
 STATISTIC(NumMarkersOrphaned, "Number of memcoro markers not inside any loop");
 
 namespace {
@@ -77,17 +85,30 @@ public:
       : F(F), LI(LI), ORE(ORE) {}
 
   bool run() {
-    SmallVector<IntrinsicInst *, 8> LoopMarkers, RemoteMarkers;
+    SmallVector<IntrinsicInst *, 8> LoopMarkers, RemoteMarkers, OrderedMarkers;
     for (Instruction &I : instructions(F))
       if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
         StringRef Text = annotationText(*II);
         if (Text == LoopAnnotation || Text.starts_with((LoopAnnotation + ReassocSuffix).str()))
           LoopMarkers.push_back(II);
+        else if (Text == OrderedAnnotation)
+          OrderedMarkers.push_back(II);
         else if (Text == RemoteAnnotation || Text.starts_with(RemoteAnnotation.str() + " "))
           RemoteMarkers.push_back(II);
       }
-    if (LoopMarkers.empty() && RemoteMarkers.empty())
+    if (LoopMarkers.empty() && RemoteMarkers.empty() && OrderedMarkers.empty())
       return false;
+
+    // The plugin only accepts `ordered` inside a marked loop; whether that
+    // loop is interleaved, and how the region keeps its order, is
+    // memcoro-split's decision.
+    for (IntrinsicInst *Marker : OrderedMarkers) {
+      IRBuilder<> B(Marker);
+      B.CreateCall(getOrInsertOrderedFn(*F.getParent()))->setDebugLoc(Marker->getDebugLoc());
+      ++NumOrderedRegions;
+      LLVM_DEBUG(dbgs() << "memcoro-mark: ordered region in " << F.getName() << "\n");
+      eraseMarker(*Marker);
+    }
 
     for (IntrinsicInst *Marker : LoopMarkers)
       markLoop(*Marker, RemoteMarkers);

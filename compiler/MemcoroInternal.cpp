@@ -47,3 +47,29 @@ SmallVector<CallInst *, 4> memcoro::getRemoteBaseCalls(const Loop &L) {
           Calls.push_back(CI);
   return Calls;
 }
+
+Function *memcoro::getOrInsertOrderedFn(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  FunctionCallee Callee = M.getOrInsertFunction(OrderedFn, FunctionType::get(Type::getVoidTy(Ctx), false));
+  auto *F = cast<Function>(Callee.getCallee());
+  F->setDoesNotThrow();
+  F->setWillReturn();
+  // Deliberately not readnone: it is a compiler barrier for the region.
+  F->setMemoryEffects(MemoryEffects::unknown());
+  return F;
+}
+
+bool memcoro::isOrderedMarker(const Instruction &I) {
+  const auto *CI = dyn_cast<CallInst>(&I);
+  const Function *F = CI ? CI->getCalledFunction() : nullptr;
+  return F && F->getName() == OrderedFn;
+}
+
+SmallVector<CallInst *, 2> memcoro::getOrderedMarkers(const Loop &L) {
+  SmallVector<CallInst *, 2> Calls;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (isOrderedMarker(I))
+        Calls.push_back(cast<CallInst>(&I));
+  return Calls;
+}

@@ -26,6 +26,8 @@ namespace memcoro {
 /// Annotation strings the pragma plugin emits (see docs/frontend.md).
 inline constexpr llvm::StringLiteral LoopAnnotation = "memcoro.loop";
 inline constexpr llvm::StringLiteral RemoteAnnotation = "memcoro.remote";
+/// `#pragma memcoro ordered`: at the start of the region's statement.
+inline constexpr llvm::StringLiteral OrderedAnnotation = "memcoro.ordered";
 
 /// Loop metadata: the pragma's parallel(N), 0 when memcoro chooses.
 inline constexpr llvm::StringLiteral ParallelMD = "memcoro.parallel";
@@ -49,11 +51,27 @@ inline constexpr llvm::StringLiteral SeenLoopsMD = "memcoro.seen";
 /// argument, so it costs the optimiser nothing but keeps the base visible.
 inline constexpr llvm::StringLiteral RemoteBaseFn = "__memcoro_remote_base";
 
+/// `void __memcoro_ordered()`: memcoro-mark puts it where an ordered region
+/// begins. It may read and write any memory, so that nothing of the region
+/// moves above it and nothing before it moves below; memcoro-split turns it
+/// into the point where an iteration waits for its turn, memcoro-finalize
+/// removes what is left.
+inline constexpr llvm::StringLiteral OrderedFn = "__memcoro_ordered";
+
 /// Remark pass name: what -Rpass=memcoro matches.
 inline constexpr const char *RemarkPass = "memcoro";
 
 /// Returns the marker function, declaring it on first use.
 llvm::Function *getOrInsertRemoteBaseFn(llvm::Module &M);
+
+/// Returns the ordered-region marker function, declaring it on first use.
+llvm::Function *getOrInsertOrderedFn(llvm::Module &M);
+
+/// Whether \p I is a call of the ordered-region marker.
+bool isOrderedMarker(const llvm::Instruction &I);
+
+/// The ordered-region markers in the loop's blocks.
+llvm::SmallVector<llvm::CallInst *, 2> getOrderedMarkers(const llvm::Loop &L);
 
 /// The parallel(N) of a marked loop: std::nullopt if the loop is not marked,
 /// 0 if the pragma left N to memcoro.

@@ -5,6 +5,8 @@
 //   #pragma memcoro parallel(N) remote(p, q)      or   _Pragma("memcoro ...")
 //   for (HEADER) BODY
 //
+// and, inside BODY, `#pragma memcoro ordered` before a statement (an ordered
+// region: it runs in iteration order),
 // checks it, and leaves a marker inside the loop that survives to IR, where
 // the memcoro-mark pass turns it into loop metadata:
 //
@@ -13,6 +15,11 @@
 //          (void)__builtin_annotation((unsigned long)(q), "memcoro.remote q"),
 //          (void)__builtin_annotation((int)(N), "memcoro.loop"), 0)) {}
 //     else BODY
+//
+// An ordered region's statement gets the same kind of prefix:
+//
+//   if (((void)__builtin_annotation((int)(0), "memcoro.ordered"), 0)) {}
+//   else STATEMENT
 //
 // The `if (...) {} else` goes between the loop head and its body so that the
 // `for` stays the statement after an OpenMP directive and `break`/`continue`
@@ -25,7 +32,9 @@
 // Checked while preprocessing: clause syntax, duplicates, the names in
 // remote() (by lookup in the parser's current scope), the `for`. Checked on
 // the AST, where templates are instantiated: that N is an integer constant
-// expression in 1..1024, and the types of remote() names that were dependent.
+// expression in 1..1024, the types of remote() names that were dependent, and
+// that an ordered region sits in a marked loop's body and not in another
+// ordered region.
 //
 // Run it alone:
 //   clang -fplugin=build/lib/MemcoroPragma.so -Xclang -disable-llvm-passes \
@@ -36,6 +45,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Basic/DiagnosticParse.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
@@ -67,6 +77,7 @@ constexpr llvm::StringLiteral LoopMarker = "memcoro.loop";
 constexpr llvm::StringLiteral RemoteMarker = "memcoro.remote";
 /// Appended to LoopMarker, then the operators: " reassoc +*".
 constexpr llvm::StringLiteral ReassocSuffix = " reassoc ";
+constexpr llvm::StringLiteral OrderedMarker = "memcoro.ordered";
 
 /// Every diagnostic memcoro's front end can emit, registered once per
 /// compilation. Messages name the construct in the user's words.
@@ -75,7 +86,9 @@ struct MemcoroDiags {
       ExpectedExpr, ParallelComma, ExpectedName, ExpectedMember,
       ExpectedCommaOrRParen, DuplicateClause, DuplicateName, PreviousHere,
       Undeclared, NotPointer, NotVariable, NotFor, OmpFirst, NotInteger,
-      NotConstant, OutOfRange, InInstantiation, UnknownPluginArg;
+      NotConstant, OutOfRange, InInstantiation, UnknownPluginArg,
+      OrderedTrailing, OrderedNoStatement, OrderedOutside, OrderedNested,
+      OrderedEnclosing;
 
   explicit MemcoroDiags(DiagnosticsEngine &D) {
     using L = DiagnosticsEngine::Level;
@@ -116,6 +129,15 @@ struct MemcoroDiags {
     InInstantiation = Note("in instantiation of %0 requested here");
     UnknownPluginArg = Err("unknown argument '%0' for the memcoro plugin; "
                            "the only one is 'disable'");
+    OrderedTrailing = Err("'#pragma memcoro ordered' takes no clauses; "
+                          "unexpected '%0'");
+    OrderedNoStatement = Err("'#pragma memcoro ordered' must be followed by "
+                             "a statement");
+    OrderedOutside = Err("'#pragma memcoro ordered' must be inside the body "
+                         "of a loop marked with '#pragma memcoro'");
+    OrderedNested = Err("'#pragma memcoro ordered' inside another ordered "
+                        "region of the same loop");
+    OrderedEnclosing = Note("the enclosing ordered region starts here");
   }
 };
 
@@ -280,6 +302,11 @@ public:
     C.PragmaLoc = Introducer.Loc;
     Token Tok;
     PP.Lex(Tok);
+    if (Tok.is(tok::identifier) &&
+        Tok.getIdentifierInfo()->getName() == "ordered") {
+      handleOrdered(PP, Tok, Introducer.Loc);
+      return;
+    }
     if (!parseClauses(PP, Tok, C)) {
       while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof))
         PP.Lex(Tok);
@@ -304,6 +331,33 @@ private:
 
   DiagnosticBuilder diag(SourceLocation Loc, unsigned Id) {
     return State->report(Loc, Id);
+  }
+
+  /// `#pragma memcoro ordered`: nothing may follow on the line; the
+  /// statement after it is OrderedHandler's to mark, once the directive is
+  /// done (see the class comment for why not here).
+  void handleOrdered(Preprocessor &PP, Token &Tok, SourceLocation PragmaLoc) {
+    SourceLocation OrderedLoc = Tok.getLocation();
+    PP.Lex(Tok);
+    if (Tok.isNot(tok::eod)) {
+      diag(Tok.getLocation(), State->Ids.OrderedTrailing)
+          << PP.getSpelling(Tok);
+      while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof))
+        PP.Lex(Tok);
+      return;
+    }
+    // `if (c) #pragma memcoro ordered S` is `if (c) if (marker) {} else S`,
+    // which the user did not write: no -Wdangling-else for it.
+    quietWarning(PP, diag::warn_dangling_else, PragmaLoc, Tok.getLocation());
+    auto Toks = std::make_unique<Token[]>(4);
+    Toks[0] = bareToken(tok::identifier, OrderedLoc);
+    Toks[0].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
+    Toks[1] = bareToken(tok::l_paren, OrderedLoc);
+    Toks[2] =
+        literal(PP, "\"__memcoro_ordered\"", tok::string_literal, OrderedLoc);
+    Toks[3] = bareToken(tok::r_paren, OrderedLoc);
+    PP.EnterTokenStream(std::move(Toks), 4, /*DisableMacroExpansion=*/false,
+                        /*IsReinject=*/false);
   }
 
   static void discardDirective(Preprocessor &PP) {
@@ -358,8 +412,13 @@ private:
   /// `#pragma clang diagnostic push/ignored/pop` around that text.
   static void quietOldStyleCasts(Preprocessor &PP, SourceLocation PragmaLoc,
                                  SourceLocation EodLoc) {
-    if (!PP.getLangOpts().CPlusPlus)
-      return;
+    if (PP.getLangOpts().CPlusPlus)
+      quietWarning(PP, diag::warn_old_style_cast, PragmaLoc, EodLoc);
+  }
+
+  /// Ignores the warning \p Id for the text of the pragma.
+  static void quietWarning(Preprocessor &PP, unsigned Id,
+                           SourceLocation PragmaLoc, SourceLocation EodLoc) {
     SourceManager &SM = PP.getSourceManager();
     SourceLocation Begin = SM.getExpansionRange(PragmaLoc).getBegin();
     SourceLocation End = Lexer::getLocForEndOfToken(
@@ -369,7 +428,7 @@ private:
       return;
     DiagnosticsEngine &D = PP.getDiagnostics();
     D.pushMappings(Begin);
-    D.setSeverity(diag::warn_old_style_cast, diag::Severity::Ignored, Begin);
+    D.setSeverity(Id, diag::Severity::Ignored, Begin);
     D.popMappings(End);
   }
 
@@ -695,6 +754,80 @@ private:
   }
 };
 
+/// Runs on the internal `_Pragma("__memcoro_ordered")` that
+/// MemcoroPragmaHandler leaves for `#pragma memcoro ordered`: puts
+///   if (((void)__builtin_annotation((int)(0), "memcoro.ordered"), 0)) {} else
+/// before the statement that follows, at the location of `ordered`. Whether
+/// the region is inside a marked loop is checked on the AST.
+class OrderedHandler : public PragmaHandler {
+public:
+  OrderedHandler() : PragmaHandler("__memcoro_ordered") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
+                    Token &FirstToken) override {
+    FrontendState *State = stateFor(PP);
+    Token Tok;
+    do
+      PP.Lex(Tok);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+    if (!State)
+      return;
+    SourceLocation Loc = Introducer.Loc;
+    PP.Lex(Tok);
+    if (Tok.isOneOf(tok::r_brace, tok::eof, tok::kw_else, tok::kw_case,
+                    tok::kw_default)) {
+      State->report(Tok.is(tok::eof) ? Loc : Tok.getLocation(),
+                    State->Ids.OrderedNoStatement);
+      PP.EnterToken(Tok, /*IsReinject=*/true);
+      return;
+    }
+    llvm::SmallVector<Token, 24> Out;
+    auto Punct = [&](tok::TokenKind K) { Out.push_back(bareToken(K, Loc)); };
+    auto Word = [&](StringRef Spelling) {
+      IdentifierInfo *II = PP.getIdentifierInfo(Spelling);
+      Punct(II->getTokenID());
+      Out.back().setIdentifierInfo(II);
+    };
+    Word("if");
+    Punct(tok::l_paren);
+    Punct(tok::l_paren);
+    Punct(tok::l_paren);
+    Word("void");
+    Punct(tok::r_paren);
+    // Checked but not emitted under -fno-memcoro, as the loop's marker.
+    if (State->Disabled) {
+      Word("sizeof");
+      Punct(tok::l_paren);
+    }
+    Word("__builtin_annotation");
+    Punct(tok::l_paren);
+    Punct(tok::l_paren);
+    Word("int");
+    Punct(tok::r_paren);
+    Punct(tok::l_paren);
+    Out.push_back(literal(PP, "0", tok::numeric_constant, Loc));
+    Punct(tok::r_paren);
+    Punct(tok::comma);
+    Out.push_back(literal(PP, ("\"" + OrderedMarker + "\"").str(),
+                          tok::string_literal, Loc));
+    Punct(tok::r_paren);
+    if (State->Disabled)
+      Punct(tok::r_paren);
+    Punct(tok::comma);
+    Out.push_back(literal(PP, "0", tok::numeric_constant, Loc));
+    Punct(tok::r_paren);
+    Punct(tok::r_paren);
+    Punct(tok::l_brace);
+    Punct(tok::r_brace);
+    Word("else");
+    Out.push_back(Tok);
+    auto Toks = std::make_unique<Token[]>(Out.size());
+    std::copy(Out.begin(), Out.end(), Toks.get());
+    PP.EnterTokenStream(std::move(Toks), Out.size(),
+                        /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+  }
+};
+
 /// The end of MemcoroPragmaHandler::printExpanded: puts it back in place.
 class RestoreHandler : public PragmaHandler {
 public:
@@ -733,6 +866,37 @@ public:
     return Continue;
   }
 
+  /// The marker prefix `if ((annotation..., 0)) {} else S` of a marked
+  /// loop's body or of an ordered region: S is inside it.
+  bool TraverseIfStmt(IfStmt *If) {
+    const CallExpr *Marker = markerIn(If->getCond());
+    StringRef Kind = Marker ? markerText(Marker) : "";
+    if (Kind == LoopMarker) {
+      // A marked loop nested in another: its ordered regions are its own.
+      auto Saved = std::exchange(EnclosingOrdered, SourceLocation());
+      ++MarkedBodies;
+      bool Continue = RecursiveASTVisitor::TraverseIfStmt(If);
+      --MarkedBodies;
+      EnclosingOrdered = Saved;
+      return Continue;
+    }
+    if (Kind != OrderedMarker)
+      return RecursiveASTVisitor::TraverseIfStmt(If);
+    SourceLocation Loc = Marker->getBeginLoc();
+    if (MarkedBodies == 0) {
+      error(Loc, State.Ids.OrderedOutside, SourceRange(), {});
+    } else if (EnclosingOrdered.isValid()) {
+      if (error(Loc, State.Ids.OrderedNested, SourceRange(), {}))
+        State.Diags.Report(EnclosingOrdered, State.Ids.OrderedEnclosing);
+    }
+    auto Saved = EnclosingOrdered;
+    if (EnclosingOrdered.isInvalid())
+      EnclosingOrdered = Loc;
+    bool Continue = RecursiveASTVisitor::TraverseIfStmt(If);
+    EnclosingOrdered = Saved;
+    return Continue;
+  }
+
   bool VisitCallExpr(CallExpr *CE) {
     if (CE->getBuiltinCallee() != Builtin::BI__builtin_annotation ||
         CE->getNumArgs() != 2 || CE->isInstantiationDependent())
@@ -756,6 +920,32 @@ private:
   ASTContext &Ctx;
   FrontendState &State;
   llvm::SmallVector<FunctionDecl *, 4> Functions;
+  /// Marked loop bodies around the statement being visited, and where the
+  /// ordered region around it starts (invalid when there is none).
+  unsigned MarkedBodies = 0;
+  SourceLocation EnclosingOrdered;
+
+  /// The loop or ordered-region annotation in a marker prefix's condition,
+  /// if any (a loop's remote() annotations come before its loop marker).
+  static const CallExpr *markerIn(const Stmt *S) {
+    if (!S)
+      return nullptr;
+    if (const auto *CE = dyn_cast<CallExpr>(S);
+        CE && CE->getBuiltinCallee() == Builtin::BI__builtin_annotation &&
+        CE->getNumArgs() == 2 &&
+        (markerText(CE) == LoopMarker || markerText(CE) == OrderedMarker))
+      return CE;
+    for (const Stmt *Child : S->children())
+      if (const CallExpr *Found = markerIn(Child))
+        return Found;
+    return nullptr;
+  }
+
+  static StringRef markerText(const CallExpr *CE) {
+    const auto *Str =
+        dyn_cast<StringLiteral>(CE->getArg(1)->IgnoreParenImpCasts());
+    return Str && Str->isOrdinary() ? Str->getString() : "";
+  }
 
   void checkParallel(CStyleCastExpr *Cast, Expr *N) {
     // The operand of `(int)`, after lvalue conversion: what codegen reads.
@@ -815,14 +1005,15 @@ private:
   /// Reports an error once per location and message (a non-dependent marker
   /// in a template is seen again in each instantiation), followed, inside an
   /// instantiation, by a note naming it as Clang does for its own errors.
-  void error(SourceLocation Loc, unsigned Id, SourceRange Range,
+  /// Returns whether it was reported (not a repeat).
+  bool error(SourceLocation Loc, unsigned Id, SourceRange Range,
              llvm::ArrayRef<std::string> Args) {
     std::string Key =
         std::to_string(Loc.getRawEncoding()) + "/" + std::to_string(Id);
     for (const std::string &A : Args)
       Key += "/" + A;
     if (!State.Reported.insert(Key).second)
-      return;
+      return false;
     {
       DiagnosticBuilder DB = State.Diags.Report(Loc, Id);
       for (const std::string &A : Args)
@@ -839,8 +1030,9 @@ private:
       State.Diags.Report(FD->getPointOfInstantiation(),
                          State.Ids.InInstantiation)
           << ("'" + OS.str() + "'");
-      return;
+      return true;
     }
+    return true;
   }
 };
 
@@ -908,5 +1100,8 @@ static PragmaHandlerRegistry::Add<MemcoroPragmaHandler>
     RegisterPragma("memcoro", "#pragma memcoro");
 static PragmaHandlerRegistry::Add<LoopHeadHandler>
     RegisterLoopHead("__memcoro_loop", "memcoro internal: the marked loop");
+static PragmaHandlerRegistry::Add<OrderedHandler>
+    RegisterOrdered("__memcoro_ordered",
+                    "memcoro internal: an ordered region's statement");
 static PragmaHandlerRegistry::Add<RestoreHandler>
     RegisterRestore("__memcoro_restore", "memcoro internal: after -E");

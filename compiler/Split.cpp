@@ -88,6 +88,8 @@ std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, boo
     Why = planSuspensions(A, Plan, HasTwin);
   if (!Why)
     Why = Legality.checkPlan();
+  if (!Why)
+    Why = planOrdered(A, Plan);
   if (Why || !Keep)
     Legality.revert();
   return Why;
@@ -110,6 +112,23 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     return false;
   }
   BasicBlock *Header = Plan.Header;
+  // What runs in iteration order, said before the lowering erases the markers.
+  for (const OrderedPoint &P : Plan.Ordered)
+    ORE.emit([&] {
+      OptimizationRemark R(RemarkPass, "Ordered", P.At);
+      switch (P.What) {
+      case OrderedPoint::Region: R << "ordered region runs in iteration order"; break;
+      case OrderedPoint::Append: R << "append runs in iteration order: the counter is shared by the iterations"; break;
+      case OrderedPoint::FirstWriterWins:
+        R << "first-writer-wins test runs in iteration order, so the first iteration in serial order wins";
+        break;
+      }
+      if (Plan.WaitsForTurn)
+        R << " (ring dispatch: an iteration that reaches it before its turn waits)";
+      else
+        R << " (lockstep dispatch runs it in slot order, which is iteration order)";
+      return R;
+    });
   LoweredLoop Done = lowerToCoroutines(A, Plan, ORE);
   unsigned Suspensions = Plan.Suspensions.size();
   LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Header->getName() << " in " << A.F.getName() << ": "
@@ -127,6 +146,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
               : "")
       << ", "
       << ore::NV("ContextBytes", Done.ContextBytes) << " bytes of context per slot";
+    if (!Plan.Ordered.empty())
+      R << ", " << ore::NV("OrderedPoints", unsigned(Plan.Ordered.size())) << " run in iteration order";
     if (Plan.ReassociatedByOpenMP)
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
     if (Plan.BoundEvaluatedOnce)
@@ -201,6 +222,9 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     } else {
       // Left serial: drop the markers so that the loop optimises as usual.
       for (CallInst *Marker : getRemoteBaseCalls(*Target))
+        Marker->eraseFromParent();
+      // A serial loop runs its ordered regions in order by itself.
+      for (CallInst *Marker : getOrderedMarkers(*Target))
         Marker->eraseFromParent();
       Target->setLoopID(makePostTransformationMetadata(F.getContext(), Target->getLoopID(),
                                                        {"memcoro.", "llvm.loop.unroll.disable"}, {}));

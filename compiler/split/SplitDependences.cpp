@@ -17,6 +17,8 @@
 //     a reduction into memory: iterations may update one location in any
 //     order, since memcoro never suspends between the read and the write
 //     (checkUpdatesNotSplit), so the final value is the serial one;
+//   - two accesses inside ordered code (#pragma memcoro ordered) run in
+//     iteration order and are not looked at;
 //   - a pair the analysis cannot tell apart (indirect addresses a[x[i]],
 //     pointers that may alias) is assumed independent, as the pragma asserts;
 //     the plan lists it, the pass names it in an analysis remark, and the
@@ -191,6 +193,17 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
     auto OpX = CommutativeOp.find(X), OpY = CommutativeOp.find(Y);
     return OpX != CommutativeOp.end() && OpY != CommutativeOp.end() && OpX->second == OpY->second;
   };
+  // Code after an ordered region's start runs in iteration order (the
+  // iteration holds the turn until it ends): two accesses there never meet
+  // out of order.
+  SmallVector<const Instruction *, 2> OrderedStarts;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (isOrderedMarker(I))
+        OrderedStarts.push_back(&I);
+  auto inOrder = [&](const Instruction *I) {
+    return any_of(OrderedStarts, [&](const Instruction *Start) { return A.DT.dominates(Start, I); });
+  };
   const unsigned Level = L.getLoopDepth();
   for (unsigned S = 0; S < Accesses.size(); ++S) {
     Instruction *Store = Accesses[S];
@@ -200,7 +213,7 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
       Instruction *Other = Accesses[O];
       // Each store against every access, itself included (two iterations
       // writing one place); a pair of stores once.
-      if ((isa<StoreInst>(Other) && O < S) || commute(Store, Other))
+      if ((isa<StoreInst>(Other) && O < S) || commute(Store, Other) || (inOrder(Store) && inOrder(Other)))
         continue;
       std::unique_ptr<Dependence> Dep = A.DI.depends(Store, Other, /*PossiblyLoopIndependent=*/true);
       if (!Dep)

@@ -10,6 +10,9 @@
 //                           dispatch: a LoopPlan, printed by print<memcoro-plan>
 //   split/SplitFrame.cpp    what a slot holds: saved, preserved and
 //                           rematerialised values, private stack memory
+//   split/SplitOrdered.cpp  what must run in iteration order (ordered
+//                           regions, appends, first-writer-wins tests),
+//                           and the turn an iteration waits for
 //   split/SplitLowering.cpp the coroutine skeleton every scheduler shares
 //   split/RingScheduler.cpp, split/LockstepScheduler.cpp,
 //   split/Amu*Scheduler.cpp one code generator per scheduler, behind
@@ -96,6 +99,32 @@ struct Hoist {
   llvm::Instruction *Before;
 };
 
+/// A loop-carried counter used only as the index of stores and incremented
+/// by loop-invariant amounts: the append idiom `next[n++] = v`. It lives in
+/// one shared scalar, read and incremented in iteration order.
+struct AppendCounter {
+  llvm::PHINode *Phi = nullptr;
+  /// The counter's values in the loop: header and inner phis, increments.
+  llvm::SmallVector<llvm::Instruction *, 8> Closure;
+  /// The increments (`n + c`), and the instructions that read the counter
+  /// for an address (a GEP index, or a cast feeding one).
+  llvm::SmallVector<llvm::Instruction *, 2> Increments;
+  llvm::SmallVector<llvm::Instruction *, 2> Reads;
+};
+
+/// Code that must run in iteration order: iteration k may run it only after
+/// every iteration before k has run its own (CoroAMU's sequential category).
+struct OrderedPoint {
+  enum Kind { Region, Append, FirstWriterWins };
+  Kind What;
+  /// The first instruction that needs the turn: a region's marker, the first
+  /// read or increment of a counter in its block, the test's load.
+  llvm::Instruction *At = nullptr;
+  /// For the remark: the store of an append or of a test-and-set.
+  llvm::Instruction *Store = nullptr;
+};
+
+
 /// Ring and lockstep reach far memory through the cache (prefetch, or under
 /// -memcoro-amu an aload then a wait: the static scheduler); the AMU
 /// schedulers resume whatever the software AMU reports done (Amu*.cpp).
@@ -153,6 +182,14 @@ struct LoopPlan {
   llvm::SmallVector<llvm::AllocaInst *, 2> PrivateAllocas;
   /// Pairs of accesses whose independence rests on the pragma alone.
   llvm::SmallVector<AssumedIndependent, 4> Assumed;
+  /// Append counters (legality recognises them, SplitOrdered.cpp).
+  llvm::SmallVector<AppendCounter, 1> Counters;
+
+  // What runs in iteration order (SplitOrdered.cpp).
+  llvm::SmallVector<OrderedPoint, 2> Ordered;
+  /// The dispatch cannot keep the order by itself (ring): an iteration waits
+  /// for its turn at each ordered point and at its end.
+  bool WaitsForTurn = false;
 
   // What to do with it (SplitPlan.cpp).
   llvm::SmallVector<Suspension, 4> Suspensions;
@@ -218,6 +255,16 @@ std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Pl
 /// Under -memcoro-amu, the scheduler -memcoro-scheduler names
 /// (split/AmuRequests.cpp); otherwise leaves the plan alone.
 void chooseAmuScheduler(LoopPlan &Plan);
+
+/// Whether \p Phi is an append counter (`next[n++] = v`); if so, records it
+/// in \p Plan (SplitOrdered.cpp).
+bool recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+
+/// Collects what must run in iteration order (ordered regions, appends,
+/// first-writer-wins tests) and whether the dispatch keeps that order by
+/// itself; lockstep does when all of it lies in one phase, otherwise the loop
+/// runs on the ring and waits for turns (SplitOrdered.cpp).
+std::optional<SerialReason> planOrdered(const SplitAnalyses &A, LoopPlan &Plan);
 
 /// Whether the iteration may yield after \p Early and before \p Late (which
 /// \p Early dominates), at a suspension point of \p Plan other than \p Ignore.
@@ -386,6 +433,48 @@ public:
 protected:
   Skeleton &S;
 };
+
+/// Where an iteration may have to wait before it goes on (its turn at an
+/// ordered point; the lock table's lock would be another): the lowering cuts
+/// the body there. The iteration goes on at once when emitMayPass says so;
+/// otherwise it saves what is live, yields in a wait state of its own, and on
+/// every later visit tests again before restoring. The scheduler only sees
+/// one more resume state. Ring dispatch only: lockstep has no per-slot state.
+class WaitCodeGen {
+public:
+  explicit WaitCodeGen(Skeleton &S) : S(S) {}
+  virtual ~WaitCodeGen();
+
+  virtual void createState(llvm::IRBuilder<> &Entry) = 0;
+  virtual void initState(llvm::IRBuilder<> &Preheader) = 0;
+  /// Slot fields of its own, after the scheduler's.
+  virtual void addHeaderFields(llvm::SmallVectorImpl<llvm::Type *> &Fields) {}
+  /// iter.start, for iteration \p K in slot \p Slot, once the slots exist.
+  virtual void emitIterationStart(llvm::IRBuilder<> &B, llvm::Value *Slot, llvm::Value *K) {}
+  /// i1: the iteration in slot \p Slot may go on past wait point \p W.
+  virtual llvm::Value *emitMayPass(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned W) = 0;
+  /// Right after the iteration went past wait point \p W.
+  virtual void emitPassed(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned W) {}
+  /// i1, or null for never: the iteration goes on at a suspension point
+  /// without yielding (nothing else could run usefully meanwhile).
+  virtual llvm::Value *emitSkipsSuspension(llvm::IRBuilder<> &B, llvm::Value *Slot) { return nullptr; }
+  /// iter.end, after the last wait point.
+  virtual void emitIterationEnd(llvm::IRBuilder<> &B, llvm::Value *Slot) {}
+  virtual void promotableState(llvm::SmallVectorImpl<llvm::AllocaInst *> &Allocas) = 0;
+
+protected:
+  Skeleton &S;
+};
+
+/// The turn of CoroAMU's sequential category (SplitOrdered.cpp).
+std::unique_ptr<WaitCodeGen> createTurnCodeGen(Skeleton &S);
+
+/// Replaces each append counter of \p Plan by loads and stores of one shared
+/// scalar (returned, to be promoted); \p ReadAt receives, for each read or
+/// increment, the load that now reads the counter in front of it.
+llvm::SmallVector<llvm::AllocaInst *, 1>
+demoteAppendCounters(const LoopPlan &Plan, llvm::IRBuilder<> &Entry, llvm::IRBuilder<> &Preheader,
+                     llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> &ReadAt);
 
 std::unique_ptr<SchedulerCodeGen> createRingScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createLockstepScheduler(Skeleton &S);

@@ -355,6 +355,10 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
       Plan.Reductions.push_back(R);
       continue;
     }
+    // The append idiom, next[n++] = v: the counter runs in iteration order
+    // (SplitOrdered.cpp).
+    if (!FloatingPointOrderMatters && recogniseAppendCounter(A, Plan, &Phi))
+      continue;
     auto *Update = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
     if (FloatingPointOrderMatters)
       return serial("FPReduction",
@@ -403,7 +407,7 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
           continue;
       if (Function *Callee = CB->getCalledFunction(); Callee && Callee->getName() == RemoteBaseFn)
         continue;
-      if (runsInPlace(*CB))
+      if (runsInPlace(*CB) || isOrderedMarker(*CB))
         continue;
       if (CB->mayReadOrWriteMemory()) {
         Function *Callee = CB->getCalledFunction();
@@ -430,6 +434,9 @@ std::optional<SerialReason> SplitLegality::checkLiveOuts() {
   SmallPtrSet<Value *, 4> ReductionResults;
   for (Reduction &R : Plan.Reductions)
     ReductionResults.insert(R.LatchValue);
+  // An append counter's final value is read from its shared scalar.
+  for (AppendCounter &C : Plan.Counters)
+    ReductionResults.insert(C.Phi->getIncomingValueForBlock(Plan.Latch));
   for (PHINode &Phi : Plan.Exit->phis()) {
     Value *V = Phi.getIncomingValueForBlock(Plan.Latch);
     auto *I = dyn_cast<Instruction>(V);

@@ -146,9 +146,19 @@ LoweredLoop CoroutineLowering::run() {
   for (auto &[Phi, AtExit] : Plan.ExitValues)
     ExitValueCode.push_back({Phi, Exp.expandCodeFor(AtExit, Phi->getType(), PreTerm)});
 
+  // Where an iteration may wait for its turn (ring dispatch with ordered
+  // code): each ordered point, then the iteration's end. They come after the
+  // suspensions in the numbering of resume states.
+  SmallVector<Instruction *, 4> WaitAts;
+  if (Plan.WaitsForTurn)
+    for (const OrderedPoint &P : Plan.Ordered)
+      if (!is_contained(WaitAts, P.At))
+        WaitAts.push_back(P.At);
+  const unsigned NumWaits = Plan.WaitsForTurn ? WaitAts.size() + 1 : 0;
+
   Skeleton S(F, Frame);
   S.N = Plan.Parallelism;
-  S.NumSuspensions = Plan.Suspensions.size();
+  S.NumSuspensions = Plan.Suspensions.size() + NumWaits;
   S.TripCount = TripCount;
   S.Header = Header;
   S.Loc = Loc;
@@ -161,10 +171,14 @@ LoweredLoop CoroutineLowering::run() {
     Gen = createAmuBafinScheduler(S);
   else if (Plan.ThroughAmu)
     Gen = createAmuStaticScheduler(S, std::move(Gen));
+  assert((!NumWaits || Plan.Style == Dispatch::Ring) && "only the ring has a resume state per slot");
+  std::unique_ptr<WaitCodeGen> Waits = NumWaits ? createTurnCodeGen(S) : nullptr;
 
   // Scheduler state lives in allocas that are promoted to registers at the end.
   IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
   Gen->createState(EB);
+  if (Waits)
+    Waits->createState(EB);
   S.SlotIndex = EB.CreateAlloca(I64, nullptr, "memcoro.slot");
   SmallVector<AllocaInst *, 2> Accumulators;
   for (const Reduction &R : Plan.Reductions)
@@ -178,9 +192,24 @@ LoweredLoop CoroutineLowering::run() {
   S.Done = BasicBlock::Create(Ctx, "memcoro.done", &F, Exit);
 
   Gen->initState(PB);
+  if (Waits)
+    Waits->initState(PB);
   PB.CreateStore(ConstantInt::get(I64, 0), S.SlotIndex);
   for (unsigned R = 0; R < Plan.Reductions.size(); ++R)
     PB.CreateStore(Plan.Reductions[R].Phi->getIncomingValueForBlock(Preheader), Accumulators[R]);
+  // Append counters become one shared scalar, read and incremented in
+  // iteration order; a wait point in front of a read moves to its load.
+  DenseMap<Instruction *, Instruction *> CounterReadAt;
+  SmallVector<AllocaInst *, 1> Counters = demoteAppendCounters(Plan, EB, PB, CounterReadAt);
+  for (Instruction *&At : WaitAts)
+    if (Instruction *Load = CounterReadAt.lookup(At))
+      At = Load;
+  auto counterOf = [&](Value *V) -> AllocaInst * {
+    for (unsigned C = 0; C < Plan.Counters.size(); ++C)
+      if (is_contained(Plan.Counters[C].Closure, V))
+        return Counters[C];
+    return nullptr;
+  };
 
   IRBuilder<> LB(S.Launch);
   LB.SetCurrentDebugLocation(Loc);
@@ -214,7 +243,9 @@ LoweredLoop CoroutineLowering::run() {
   auto *LatchBr = cast<BranchInst>(Latch->getTerminator());
   Value *ExitTest = LatchBr->getCondition();
   LatchBr->eraseFromParent();
-  BranchInst::Create(IterEnd, Latch);
+  Instruction *ToIterEnd = BranchInst::Create(IterEnd, Latch);
+  if (Waits)
+    WaitAts.push_back(ToIterEnd);
   // The exit test and the induction updates feeding it are dead now; left in
   // place they would look live across suspensions and be saved for nothing.
   RecursivelyDeleteTriviallyDeadInstructions(ExitTest);
@@ -234,6 +265,8 @@ LoweredLoop CoroutineLowering::run() {
     XB.CreateStore(Folded, Acc);
     ++NumReductions;
   }
+  if (Waits)
+    Waits->emitIterationEnd(XB, XB.CreateLoad(I64, S.SlotIndex));
   XB.CreateBr(Gen->afterIteration());
 
   // done: reductions and induction exit values flow to the loop's users.
@@ -248,6 +281,8 @@ LoweredLoop CoroutineLowering::run() {
     for (auto &[ExitPhi, Code] : ExitValueCode)
       if (ExitPhi == &Phi)
         Out = Code;
+    if (AllocaInst *Counter = counterOf(Out))
+      Out = DB.CreateLoad(Counter->getAllocatedType(), Counter, "memcoro.appended");
     Phi.setIncomingBlock(Idx, S.Done);
     Phi.setIncomingValue(Idx, Out);
   }
@@ -258,6 +293,7 @@ LoweredLoop CoroutineLowering::run() {
 
   // Recorded now, while LoopInfo still describes these blocks.
   Frame.recordInnerLoopValues();
+  SmallVector<CallInst *, 2> OrderedMarkers = getOrderedMarkers(L);
 
   // Cut each block at its suspension point; the halves stay joined until
   // liveness is known.
@@ -273,14 +309,28 @@ LoweredLoop CoroutineLowering::run() {
     });
     Posts.push_back(SplitBlock(Sp.At->getParent(), Sp.At));
   }
+  // Then at each wait point: after a suspension at the same access, so that
+  // the access is prefetched before the iteration waits.
+  for (Instruction *At : WaitAts)
+    Posts.push_back(SplitBlock(At->getParent(), At));
+  // The region markers have done their work: nothing moved across them.
+  for (CallInst *Marker : OrderedMarkers)
+    Marker->eraseFromParent();
   Frame.computeSavedValues(S.IterStart, IterEnd, Posts);
   markUnpredictableSelects();
 
-  SmallVector<Type *, 1> HeaderFields;
+  SmallVector<Type *, 2> HeaderFields;
   Gen->addHeaderFields(HeaderFields);
+  if (Waits)
+    Waits->addHeaderFields(HeaderFields);
   Frame.layOutSlots(HeaderFields);
   IRBuilder<> SlotInit(Preheader->getTerminator());
   Gen->initSlots(SlotInit);
+  if (Waits) {
+    IRBuilder<> WB(S.IterStart->getTerminator());
+    WB.SetCurrentDebugLocation(Loc);
+    Waits->emitIterationStart(WB, WB.CreateLoad(I64, S.SlotIndex), K);
+  }
 
   // sched: one switch on the slot's resume state.
   IRBuilder<> HB(S.Sched);
@@ -298,6 +348,13 @@ LoweredLoop CoroutineLowering::run() {
     Pre->getTerminator()->eraseFromParent();
     IRBuilder<> YB(Pre);
     YB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
+    // An iteration may go on without yielding when the waits say nothing
+    // else could run usefully (the one holding the turn).
+    if (Value *Skip = Waits ? Waits->emitSkipsSuspension(YB, YB.CreateLoad(I64, S.SlotIndex)) : nullptr) {
+      auto *Yield = BasicBlock::Create(Ctx, "memcoro.yield." + Twine(J + 1), &F, Posts[J]);
+      YB.CreateCondBr(Skip, Posts[J], Yield);
+      YB.SetInsertPoint(Yield);
+    }
     Gen->emitEarlyAccess(YB, Sp);
     Value *YS = YB.CreateLoad(I64, S.SlotIndex);
     Frame.emitSaves(YB, YS, J);
@@ -314,6 +371,42 @@ LoweredLoop CoroutineLowering::run() {
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Resume);
     Resumes.push_back(Resume);
   }
+  // Wait points: go on when allowed; otherwise save, yield in the wait's own
+  // state, and on each later visit test again before restoring anything.
+  for (unsigned W = 0; W < NumWaits; ++W) {
+    unsigned J = Plan.Suspensions.size() + W;
+    BasicBlock *Pre = Posts[J]->getSinglePredecessor();
+    assert(Pre && "a split block has its other half as only predecessor");
+    Pre->getTerminator()->eraseFromParent();
+    DebugLoc WLoc = W < WaitAts.size() && WaitAts[W]->getDebugLoc() ? WaitAts[W]->getDebugLoc() : Loc;
+    IRBuilder<> WB(Pre);
+    WB.SetCurrentDebugLocation(WLoc);
+    auto *Pass = BasicBlock::Create(Ctx, "memcoro.pass." + Twine(W + 1), &F, Posts[J]);
+    auto *Wait = BasicBlock::Create(Ctx, "memcoro.wait." + Twine(W + 1), &F, Posts[J]);
+    Value *WS = WB.CreateLoad(I64, S.SlotIndex);
+    WB.CreateCondBr(Waits->emitMayPass(WB, WS, W), Pass, Wait);
+    WB.SetInsertPoint(Pass);
+    Waits->emitPassed(WB, WS, W);
+    WB.CreateBr(Posts[J]);
+    WB.SetInsertPoint(Wait);
+    Frame.emitSaves(WB, WS, J);
+    Gen->emitSuspend(WB, WS, J);
+    WB.CreateBr(S.Next);
+
+    auto *Retry = BasicBlock::Create(Ctx, "memcoro.retry." + Twine(W + 1), &F, Posts[J]);
+    auto *Resume = BasicBlock::Create(Ctx, "memcoro.resume." + Twine(J + 1), &F, Posts[J]);
+    IRBuilder<> RB(Retry);
+    RB.SetCurrentDebugLocation(WLoc);
+    Value *RS = RB.CreateLoad(I64, S.SlotIndex);
+    RB.CreateCondBr(Waits->emitMayPass(RB, RS, W), Resume, S.Next);
+    IRBuilder<> QB(Resume);
+    QB.SetCurrentDebugLocation(WLoc);
+    Frame.emitRestores(QB, RS, J);
+    Waits->emitPassed(QB, RS, W);
+    QB.CreateBr(Posts[J]);
+    Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Retry);
+    Resumes.push_back(Resume);
+  }
   Frame.emitOncePerIterationSaves(S.SlotIndex);
 
   IRBuilder<> NB(S.Next);
@@ -326,7 +419,10 @@ LoweredLoop CoroutineLowering::run() {
   DominatorTree FreshDT(F);
   SmallVector<AllocaInst *, 8> Scalars;
   Gen->promotableState(Scalars);
+  if (Waits)
+    Waits->promotableState(Scalars);
   append_range(Scalars, Accumulators);
+  append_range(Scalars, Counters);
   PromoteMemToReg(Scalars, FreshDT, &A.AC);
   Gen->finishLowering();
 

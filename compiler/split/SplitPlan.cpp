@@ -251,9 +251,32 @@ void SuspensionPlanner::dropCoveredSuspensions() {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end(); ++It) {
-      bool Covered = all_of(It->Accesses, [&](Instruction *Access) {
+      auto isCovered = [&](Instruction *Access) {
         return any_of(AllAccesses, [&](Instruction *E) { return E != Access && coveredBy(Access, E, It->At); });
-      });
+      };
+      bool Covered = all_of(It->Accesses, isCovered);
+      if (!Covered && It->Accesses.size() > 1 && isCovered(It->At)) {
+        // The yield itself would split a read-modify-write (the store of
+        // `if (p[v] < 0) p[v] = u`, with a later access coalesced into its
+        // suspension): the iteration yields at the next access instead.
+        LLVM_DEBUG(dbgs() << "memcoro-split: suspension moves past" << *It->At
+                          << ": its line was fetched earlier in the same phase\n");
+        Plan.Covered.push_back(It->At);
+        It->Accesses.erase(It->Accesses.begin());
+        It->At = It->Accesses.front();
+        It->Prefetch.clear();
+        for (Instruction *Access : It->Accesses) {
+          Value *Ptr = accessedPointer(*Access);
+          bool Write = !isa<LoadInst>(Access);
+          auto Same = find_if(It->Prefetch, [&](auto &P) { return P.first == Ptr; });
+          if (Same == It->Prefetch.end())
+            It->Prefetch.push_back({Ptr, Write});
+          else
+            Same->second |= Write;
+        }
+        Changed = true;
+        break;
+      }
       if (!Covered)
         continue;
       LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At
@@ -319,5 +342,19 @@ void LoopPlan::print(raw_ostream &OS) const {
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the phase:" << *Access << "\n";
+  for (const AppendCounter &C : Counters)
+    OS << "  append counter: " << name(C.Phi) << "\n";
+  for (const OrderedPoint &P : Ordered) {
+    OS << "  ordered "
+       << (P.What == OrderedPoint::Region   ? "region"
+           : P.What == OrderedPoint::Append ? "append"
+                                            : "first-writer-wins")
+       << ":" << *P.At << "\n";
+    if (P.Store)
+      OS << "    store:" << *P.Store << "\n";
+  }
   OS << "  dispatch: " << dispatchName(Style) << (ThroughAmu ? ", far accesses through the AMU" : "") << "\n";
+  if (!Ordered.empty())
+    OS << "  order kept by: " << (WaitsForTurn ? "turns (an iteration waits for the one before it)" : "lockstep slot order")
+       << "\n";
 }

@@ -17,8 +17,7 @@ static uint64_t next_random(uint64_t *state) {
 int main(void) {
   uint64_t *table = malloc(SIZE * sizeof *table);
   uint32_t *order = malloc(SIZE * sizeof *order);
-  uint32_t *odd = malloc(SIZE * sizeof *odd);
-  if (!table || !order || !odd)
+  if (!table || !order)
     return 2;
   uint64_t state = 42;
   for (uint32_t i = 0; i < SIZE; ++i) {
@@ -39,26 +38,25 @@ int main(void) {
   for (uint32_t i = 0; i < SIZE; ++i)
     sum += table[order[i]];
 
-  /* Appending to a list carries `count` from one iteration to the next, so
-   * this loop stays serial; memcoro-report says why. */
-  uint32_t count = 0;
+  /* A hash of the values in order carries `h` from one iteration to the
+   * next (h * 31 + x is no reduction): this loop stays serial; memcoro-report says why. */
+  uint64_t h = 0;
 #pragma memcoro parallel(16) remote(table)
   for (uint32_t i = 0; i < SIZE; ++i)
     if (table[order[i]] & 1)
-      odd[count++] = order[i];
+      h = h * 31 + order[i];
 
   uint64_t expect_sum = 0;
-  uint32_t expect_count = 0;
+  uint64_t expect_h = 0;
   for (uint32_t i = 0; i < SIZE; ++i) {
     expect_sum += table[i];
-    expect_count += (uint32_t)(table[i] & 1);
+    if (table[order[i]] & 1)
+      expect_h = expect_h * 31 + order[i];
   }
-  int ok = sum == expect_sum && count == expect_count;
-  for (uint32_t k = 0; ok && k < count; ++k)
-    ok = (table[odd[k]] & 1) && (k == 0 || odd[k] != odd[k - 1]);
-  printf("sum %llu, %u odd values: %s\n", (unsigned long long)sum, count, ok ? "right" : "WRONG");
+  int ok = sum == expect_sum && h == expect_h;
+  printf("sum %llu, hash of the odd values %llx: %s\n", (unsigned long long)sum, (unsigned long long)h,
+         ok ? "right" : "WRONG");
   free(table);
   free(order);
-  free(odd);
   return ok ? 0 : 1;
 }

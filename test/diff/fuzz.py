@@ -5,7 +5,9 @@
 Each program is generated from a seed: a loop body of random statements
 (indirect loads, dependent loads, bounded inner loops and list walks with a
 remote load per step, conditionals, `continue`, integer reductions of every
-kind memcoro recognises, private and commutative remote stores). Programs
+kind memcoro recognises, private and commutative remote stores, and code
+that must run in iteration order: appends `AP[na++] = x`, a first-writer-wins
+test, `#pragma memcoro ordered` regions with order-dependent updates). Programs
 memcoro leaves serial are compared too: the answer must be right either way.
 
   test/diff/fuzz.py --bin build/bin --seeds 0-199        a local campaign
@@ -39,6 +41,8 @@ class Body:
         self.vars = ["(long)i", "(long)idx[i]"]
         self.n = 0
         self.depth = 0
+        self.appends = 0
+        self.fww = False
 
     def expr(self):
         a, b = self.rng.choice(self.vars), self.rng.choice(self.vars)
@@ -54,7 +58,7 @@ class Body:
 
     def statement(self, budget):
         kinds = ["load", "load", "load", "chain", "inner", "walk", "if", "reduce", "reduce", "store", "hist",
-                 "continue"]
+                 "continue", "append", "fww", "ordered"]
         if self.conflicts:
             kinds += ["overwrite", "overwrite", "carried"]
         kind = self.rng.choice(kinds)
@@ -105,6 +109,19 @@ class Body:
             d = self.rng.randint(1, 3)
             self.emit(self.rng.choice([f"C[i + {d}] = C[i] + {self.rng.choice(self.vars)};",
                                        f"C[i] = C[i + {d}] ^ {self.rng.choice(self.vars)};"]))
+        elif kind == "append" and self.appends < 2:
+            # Both appends share one counter: it runs in iteration order.
+            self.appends += 1
+            self.emit(f"if (({self.rng.choice(self.vars)} & 3) != 1) AP[na++] = {self.rng.choice(self.vars)};")
+        elif kind == "fww" and not self.fww:
+            # The only access to OWN in the loop, as memcoro requires.
+            self.fww = True
+            x = self.rng.choice(self.vars)
+            self.emit(f"if (OWN[({x}) & 1023] < 0) OWN[({x}) & 1023] = i;")
+        elif kind == "ordered":
+            x = self.rng.choice(self.vars)
+            self.emit("#pragma memcoro ordered")
+            self.emit(f"G[({x}) & 63] = G[({x}) & 63] * 31 + {self.rng.choice(self.vars)};")
         elif kind == "continue" and self.depth == 0:
             self.emit(f"if (({self.rng.choice(self.vars)} & 15) == 3) continue;")
 
@@ -119,7 +136,7 @@ def program(seed, conflicts=False):
     return f"""// fuzz seed {seed}
 #include <stdio.h>
 #include <stdlib.h>
-static long T0[{MASK + 1}], T1[{MASK + 1}], T2[{MASK + 1}], NXT[{MASK + 1}], H[256];
+static long T0[{MASK + 1}], T1[{MASK + 1}], T2[{MASK + 1}], NXT[{MASK + 1}], H[256], G[64], OWN[1024];
 int main(int argc, char **argv) {{
   int n = atoi(argv[1]);
   unsigned long x = {seed} * 2654435761ul + 1;
@@ -132,6 +149,9 @@ int main(int argc, char **argv) {{
   int *idx = calloc(n + 1, sizeof *idx);
   long *out = calloc(n + 1, sizeof *out);
   long *C = calloc(n + 4, sizeof *C);
+  long *AP = calloc(2 * n + 1, sizeof *AP);
+  long na = 0;
+  for (int k = 0; k < 1024; ++k) OWN[k] = -1;
   for (int k = 0; k < n; ++k) {{ x ^= x << 13; x ^= x >> 7; x ^= x << 17; idx[k] = (int)(x % {MASK + 1}); }}
   long r_add = 0, r_xor = 0, r_or = 0, r_min = 1L << 62, r_cnt = 0;
   unsigned long r_umax = 0;
@@ -144,7 +164,10 @@ int main(int argc, char **argv) {{
   for (int k = 0; k < 256; ++k) h = (h ^ (unsigned long)H[k]) * 1099511628211ul;
   for (int k = 0; k < n + 4; ++k) h = (h ^ (unsigned long)C[k]) * 1099511628211ul;
   for (int k = 0; k <= {MASK}; ++k) h = (h ^ (unsigned long)(T0[k] + 3 * T1[k] + 7 * T2[k])) * 1099511628211ul;
-  printf("%ld %ld %ld %ld %ld %lu %lx\\n", r_add, r_xor, r_or, r_min, r_cnt, r_umax, h);
+  for (long k = 0; k < na; ++k) h = (h ^ (unsigned long)AP[k]) * 1099511628211ul;
+  for (int k = 0; k < 64; ++k) h = (h ^ (unsigned long)G[k]) * 1099511628211ul;
+  for (int k = 0; k < 1024; ++k) h = (h ^ (unsigned long)OWN[k]) * 1099511628211ul;
+  printf("%ld %ld %ld %ld %ld %lu %ld %lx\\n", r_add, r_xor, r_or, r_min, r_cnt, r_umax, na, h);
   return 0;
 }}
 """

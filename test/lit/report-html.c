@@ -25,12 +25,12 @@ uint64_t gather(const uint64_t *d, const uint32_t *ix, size_t n) {
 }
 
 // CHECK: <tr id='f0-L[[# @LINE + 3]]' class='mark'><td class='n'>[[# @LINE + 3]]</td><td>#pragma memcoro parallel(2)</td><td class='note'>serial, parallel(2): a value is carried
-size_t append(const uint32_t *a, uint32_t *out, size_t n) {
+size_t horner(const uint32_t *a, uint32_t *out, size_t n) {
   size_t k = 0;
 #pragma memcoro parallel(2)
   for (size_t i = 0; i < n; ++i)
     if (a[i] & 1)
-      out[k++] = a[i];
+      k = k * 3 + out[a[i] & 7];
   return k;
 }
 // CHECK: </html>

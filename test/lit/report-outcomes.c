@@ -23,14 +23,14 @@ uint64_t gather(const uint64_t *data, const uint32_t *idx, size_t n) {
 }
 
 // CHECK: report-outcomes.c:[[# @LINE + 3]]: serial, parallel(4), remote(parent): a value is carried from one iteration to the next and is not a reduction
-size_t append(const uint32_t *adj, int *parent, uint32_t *next, size_t n) {
+size_t horner(const uint32_t *adj, int *parent, uint32_t *next, size_t n) {
   size_t count = 0;
 #pragma memcoro parallel(4) remote(parent)
   for (size_t i = 0; i < n; ++i) {
     uint32_t v = adj[i];
     if (parent[v] < 0) {
       parent[v] = (int)i;
-      next[count++] = v;
+      count = count * 3 + next[v & 7];
     }
   }
   return count;

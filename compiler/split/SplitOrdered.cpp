@@ -1,0 +1,506 @@
+//===- SplitOrdered.cpp - what runs in iteration order, and the turn -------===//
+//
+// A step of memcoro-split (see SplitInternal.h): CoroAMU's *sequential*
+// category. Some code of an interleaved loop must still run in iteration
+// order for the loop to give the serial answer:
+//
+//   - an ordered region, `#pragma memcoro ordered` before a statement
+//     (memcoro-mark leaves a call to __memcoro_ordered where it starts);
+//   - an append, `next[n++] = v`: a loop-carried counter used only as the
+//     index of stores and incremented (legality hands it here through
+//     recogniseAppendCounter); it becomes one shared scalar;
+//   - a first-writer-wins test-and-set, `if (parent[v] < 0) parent[v] = u`,
+//     when nothing else in the loop touches that array: which iteration's
+//     store wins depends on the order.
+//
+// How the order is kept depends on the dispatch:
+//
+//   lockstep  slot s of a group runs a phase after slot s - 1 has run it, and
+//             slot order is iteration order; a group starts after the previous
+//             one has ended. So code that lies in one phase already runs in
+//             iteration order, and nothing is added. All the ordered code must
+//             lie in one phase (the last one, for a region, whose end is not
+//             known); otherwise the loop runs on the ring.
+//   ring      a turn: the number of the oldest iteration that has not ended.
+//             Iteration k reaching an ordered point with turn != k yields in a
+//             wait state and tests again on each visit (WaitCodeGen); once it
+//             has passed one, it holds the turn until it ends, and it also
+//             waits at its end, where the turn goes to k + 1. The iteration
+//             holding the turn is the oldest, is always in a slot, and never
+//             waits, so the loop cannot deadlock at any N. While it holds the
+//             turn it does not yield at suspension points: every other
+//             iteration can at best reach its own ordered point and wait.
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
+//       -disable-output in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/Debug.h"
+
+#include <functional>
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumOrderedPoints, "Number of points run in iteration order");
+STATISTIC(NumAppendCounters, "Number of append counters recognised");
+STATISTIC(NumFirstWriterWins, "Number of first-writer-wins tests run in order");
+
+WaitCodeGen::~WaitCodeGen() = default;
+
+namespace {
+
+/// Whether the loop body can go from just after \p From to just before \p To
+/// without passing \p Kill (a definition that would make the path
+/// irrelevant) and without going round the loop's back edge.
+bool reaches(const Loop &L, Instruction *From, Instruction *To, Instruction *Kill) {
+  if (From == To)
+    return false;
+  BasicBlock *FromBB = From->getParent(), *ToBB = To->getParent();
+  auto between = [](Instruction *X, Instruction *A, Instruction *B) {
+    // X strictly after A and before B in one block (B null: to the end).
+    return X->getParent() == A->getParent() && A->comesBefore(X) && (!B || X->comesBefore(B));
+  };
+  if (FromBB == ToBB && From->comesBefore(To))
+    return !(Kill && between(Kill, From, To));
+  if (Kill && between(Kill, From, nullptr))
+    return false;
+  SmallPtrSet<BasicBlock *, 16> Seen;
+  SmallVector<BasicBlock *, 8> Work(successors(FromBB));
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (!L.contains(BB) || BB == L.getHeader() || !Seen.insert(BB).second)
+      continue;
+    bool Killed = Kill && Kill->getParent() == BB;
+    if (BB == ToBB)
+      return !(Killed && Kill->comesBefore(To)) && Kill != To;
+    if (Killed)
+      continue;
+    append_range(Work, successors(BB));
+  }
+  return false;
+}
+
+/// A GEP whose every user is a store through it, or a GEP of the same kind.
+bool onlyStoreAddress(Instruction *I) {
+  return all_of(I->users(), [&](User *U) {
+    if (auto *Store = dyn_cast<StoreInst>(U))
+      return Store->getPointerOperand() == I && Store->getValueOperand() != I;
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(U))
+      return GEP->getPointerOperand() == I && onlyStoreAddress(GEP);
+    return false;
+  });
+}
+
+/// Where an increment of a counter takes effect: it is pure, so it sinks to
+/// its first user in its block, or to the end of the block. Reads of the old
+/// value that LLVM scheduled after it (`n + 1` computed before `&next[n]`)
+/// then come first, as in the source.
+Instruction *effectivePosition(Instruction *Inc) {
+  Instruction *At = Inc->getParent()->getTerminator();
+  for (User *U : Inc->users())
+    if (auto *UI = cast<Instruction>(U); UI->getParent() == Inc->getParent() && !isa<PHINode>(UI) &&
+                                         UI->comesBefore(At))
+      At = UI;
+  return At;
+}
+
+/// Where an instruction uses a value: before it, or at the end of the
+/// incoming block for a phi.
+Instruction *usePosition(Use &U) {
+  auto *User = cast<Instruction>(U.getUser());
+  if (auto *Phi = dyn_cast<PHINode>(User))
+    return Phi->getIncomingBlock(U)->getTerminator();
+  return User;
+}
+
+} // namespace
+
+bool memcoro::recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
+  Loop &L = Plan.L;
+  if (!Phi->getType()->isIntegerTy() || Phi->getParent() != L.getHeader())
+    return false;
+  AppendCounter C;
+  C.Phi = Phi;
+  SmallPtrSet<Instruction *, 16> Closure = {Phi};
+  SmallVector<Instruction *, 8> Work = {Phi};
+  Value *LatchValue = Phi->getIncomingValueForBlock(Plan.Latch);
+  auto fail = [&](const char *Why) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is not an append counter: " << Why << "\n");
+    return false;
+  };
+  while (!Work.empty()) {
+    Instruction *Cur = Work.pop_back_val();
+    for (User *U : Cur->users()) {
+      auto *UI = cast<Instruction>(U);
+      if (!L.contains(UI)) {
+        if (Cur != LatchValue)
+          return fail("an intermediate value is used after the loop");
+        continue;
+      }
+      if (Closure.contains(UI))
+        continue;
+      if (isa<PHINode>(UI)) {
+        Closure.insert(UI);
+        Work.push_back(UI);
+        continue;
+      }
+      if (auto *BO = dyn_cast<BinaryOperator>(UI); BO && BO->getOpcode() == Instruction::Add) {
+        Value *Other = BO->getOperand(0) == Cur ? BO->getOperand(1) : BO->getOperand(0);
+        if (!L.isLoopInvariant(Other) || Other == Cur)
+          return fail("an update that is not an increment by a loop-invariant amount");
+        Closure.insert(BO);
+        C.Increments.push_back(BO);
+        Work.push_back(BO);
+        continue;
+      }
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(UI); GEP && GEP->getPointerOperand() != Cur &&
+                                                        onlyStoreAddress(GEP)) {
+        if (!is_contained(C.Reads, GEP))
+          C.Reads.push_back(GEP);
+        continue;
+      }
+      if (auto *Cast = dyn_cast<CastInst>(UI); Cast && (isa<SExtInst>(Cast) || isa<ZExtInst>(Cast) || isa<TruncInst>(Cast)) &&
+                                               all_of(Cast->users(), [&](User *CU) {
+                                                 auto *GEP = dyn_cast<GetElementPtrInst>(CU);
+                                                 return GEP && GEP->getPointerOperand() != Cast &&
+                                                        onlyStoreAddress(GEP);
+                                               })) {
+        if (!is_contained(C.Reads, Cast))
+          C.Reads.push_back(Cast);
+        continue;
+      }
+      return fail("a use that is neither a store index nor an increment");
+    }
+  }
+  if (C.Increments.empty() || C.Reads.empty())
+    return fail("never incremented, or never used as an index");
+  // Every phi of the counter only moves its values around.
+  for (Instruction *I : Closure)
+    if (auto *P = dyn_cast<PHINode>(I))
+      for (unsigned In = 0; In < P->getNumIncomingValues(); ++In) {
+        Value *V = P->getIncomingValue(In);
+        bool FromBefore = P == Phi && P->getIncomingBlock(In) == Plan.Preheader;
+        if (!FromBefore && !(isa<Instruction>(V) && Closure.contains(cast<Instruction>(V))))
+          return fail("a phi merges the counter with another value");
+      }
+  // One shared scalar holds the counter, so every use of a value of the
+  // counter must see the latest one: no increment may run between a value's
+  // definition and its use (`old = n++; next[old] = v` is not accepted).
+  for (Instruction *X : Closure)
+    for (Use &U : X->uses()) {
+      auto *User = cast<Instruction>(U.getUser());
+      if (!L.contains(User))
+        continue;
+      Instruction *At = usePosition(U);
+      for (Instruction *Inc : C.Increments) {
+        Instruction *IncAt = effectivePosition(Inc);
+        if (Inc != X && Inc != User && reaches(L, X, IncAt, nullptr) && reaches(L, IncAt, At, X))
+          return fail("a value of the counter is used after a later increment");
+      }
+    }
+  append_range(C.Closure, Closure);
+  // The plan's order should not depend on where instructions sit in memory.
+  sort(C.Closure, [&](Instruction *X, Instruction *Y) {
+    if (X->getParent() == Y->getParent())
+      return X->comesBefore(Y);
+    return X->getParent()->getName() < Y->getParent()->getName() ||
+           (X->getParent()->getName() == Y->getParent()->getName() && X < Y);
+  });
+  ++NumAppendCounters;
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is an append counter\n");
+  Plan.Counters.push_back(std::move(C));
+  (void)A;
+  return true;
+}
+
+namespace {
+
+class OrderedPlanner {
+public:
+  OrderedPlanner(const SplitAnalyses &A, LoopPlan &Plan) : A(A), Plan(Plan), L(Plan.L) {}
+  std::optional<SerialReason> run();
+
+private:
+  void findFirstWriterWins();
+  /// The phase an instruction runs in under lockstep: how many suspension
+  /// points come before it.
+  unsigned phaseOf(Instruction *I) const {
+    return count_if(Plan.Suspensions, [&](const Suspension &S) { return A.DT.dominates(S.At, I) || S.At == I; });
+  }
+
+  const SplitAnalyses &A;
+  LoopPlan &Plan;
+  Loop &L;
+};
+
+} // namespace
+
+/// `x = p[i]; if (x < 0) p[i] = v;` (any comparison of the loaded value with a
+/// constant, the store on one side of it, a value that differs between
+/// iterations): the first iteration to find the sentinel wins, so the order
+/// decides the answer. Only when nothing else in the loop touches the same
+/// object: otherwise this is a dependence the test alone does not describe.
+void OrderedPlanner::findFirstWriterWins() {
+  SmallVector<Instruction *, 16> Accesses;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (accessedPointer(I))
+        Accesses.push_back(&I);
+  for (Instruction *I : Accesses) {
+    auto *Load = dyn_cast<LoadInst>(I);
+    if (!Load || Load->isVolatile())
+      continue;
+    Value *Ptr = Load->getPointerOperand();
+    for (User *U : Load->users()) {
+      auto *Cmp = dyn_cast<ICmpInst>(U);
+      if (!Cmp || !isa<Constant>(Cmp->getOperand(1)) || Cmp->getOperand(0) != Load)
+        continue;
+      for (User *CU : Cmp->users()) {
+        auto *Br = dyn_cast<BranchInst>(CU);
+        if (!Br || !Br->isConditional() || !L.contains(Br))
+          continue;
+        StoreInst *Store = nullptr;
+        for (Instruction *Other : Accesses) {
+          auto *S = dyn_cast<StoreInst>(Other);
+          if (!S || byteDistance(S->getPointerOperand(), Ptr, A.DL) != 0 || L.isLoopInvariant(S->getValueOperand()))
+            continue;
+          BasicBlock *SBB = S->getParent();
+          if (A.DT.dominates(BasicBlockEdge(Br->getParent(), Br->getSuccessor(0)), SBB) ||
+              A.DT.dominates(BasicBlockEdge(Br->getParent(), Br->getSuccessor(1)), SBB))
+            Store = S;
+        }
+        if (!Store)
+          continue;
+        const Value *Object = getUnderlyingObject(Ptr);
+        bool Alone = all_of(Accesses, [&](Instruction *Other) {
+          return Other == Load || Other == Store || getUnderlyingObject(accessedPointer(*Other)) != Object;
+        });
+        if (!Alone) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: first-writer-wins test at" << *Load
+                            << " is not the only access to its object; not ordered\n");
+          continue;
+        }
+        if (any_of(Plan.Ordered, [&](const OrderedPoint &P) { return P.At == Load; }))
+          continue;
+        Plan.Ordered.push_back({OrderedPoint::FirstWriterWins, Load, Store});
+        ++NumFirstWriterWins;
+      }
+    }
+  }
+}
+
+std::optional<SerialReason> OrderedPlanner::run() {
+  // A store through an append counter's index goes to the next element of a
+  // sequentially filled array: the hardware prefetcher's case, not worth a
+  // yield (the remote-access analysis saw only an index that is not affine).
+  auto appends = [&](Instruction *Access) {
+    auto *Store = dyn_cast<StoreInst>(Access);
+    if (!Store)
+      return false;
+    for (Value *P = Store->getPointerOperand(); auto *GEP = dyn_cast<GetElementPtrInst>(P);
+         P = GEP->getPointerOperand())
+      for (const AppendCounter &C : Plan.Counters)
+        if (any_of(GEP->indices(), [&](Value *Idx) { return is_contained(C.Reads, Idx); }) ||
+            is_contained(C.Reads, GEP))
+          return true;
+    return false;
+  };
+  for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();)
+    if (all_of(It->Accesses, appends)) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At << ": an append fills its array in order\n");
+      It = Plan.Suspensions.erase(It);
+    } else {
+      ++It;
+    }
+  for (CallInst *Marker : getOrderedMarkers(L))
+    Plan.Ordered.push_back({OrderedPoint::Region, Marker, nullptr});
+  for (const AppendCounter &C : Plan.Counters) {
+    // The first read or increment in each block: the ones after it in the
+    // same block run with the turn already held.
+    SmallVector<Instruction *, 4> Firsts;
+    SmallVector<Instruction *, 4> Uses(C.Reads.begin(), C.Reads.end());
+    append_range(Uses, C.Increments);
+    // Where each runs once increments have sunk (see effectivePosition); an
+    // increment sunk to a read runs before it.
+    auto runsBefore = [&](Instruction *X, Instruction *Y) {
+      bool XInc = is_contained(C.Increments, X), YInc = is_contained(C.Increments, Y);
+      Instruction *PX = XInc ? effectivePosition(X) : X, *PY = YInc ? effectivePosition(Y) : Y;
+      return PX == PY ? XInc && !YInc : PX->comesBefore(PY);
+    };
+    for (Instruction *I : Uses) {
+      auto Same = find_if(Firsts, [&](Instruction *F) { return F->getParent() == I->getParent(); });
+      if (Same == Firsts.end())
+        Firsts.push_back(I);
+      else if (runsBefore(I, *Same))
+        *Same = I;
+    }
+    // For the remark: a store through the address a read computes.
+    Instruction *Store = nullptr;
+    std::function<void(Instruction *)> findStore = [&](Instruction *Addr) {
+      for (User *U : Addr->users())
+        if (!Store && isa<StoreInst>(U))
+          Store = cast<StoreInst>(U);
+        else if (!Store && isa<GetElementPtrInst>(U))
+          findStore(cast<Instruction>(U));
+    };
+    for (Instruction *R : C.Reads)
+      findStore(R);
+    for (Instruction *F : Firsts)
+      Plan.Ordered.push_back({OrderedPoint::Append, F, Store});
+  }
+  findFirstWriterWins();
+  if (Plan.Ordered.empty())
+    return std::nullopt;
+  NumOrderedPoints += Plan.Ordered.size();
+
+  if (Plan.Style == Dispatch::Lockstep) {
+    // Every instruction that needs the order, in one phase; a region from
+    // its start to the iteration's end, so in the last phase.
+    SmallVector<Instruction *, 8> Needing;
+    bool HasRegion = false;
+    for (const OrderedPoint &P : Plan.Ordered) {
+      Needing.push_back(P.At);
+      if (P.Store)
+        Needing.push_back(P.Store);
+      HasRegion |= P.What == OrderedPoint::Region;
+    }
+    for (const AppendCounter &C : Plan.Counters) {
+      append_range(Needing, C.Reads);
+      append_range(Needing, C.Increments);
+    }
+    unsigned Phase = phaseOf(Needing.front());
+    bool OnePhase = all_of(Needing, [&](Instruction *I) { return phaseOf(I) == Phase; }) &&
+                    (!HasRegion || Phase == Plan.Suspensions.size());
+    if (OnePhase) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: ordered code in lockstep phase " << Phase
+                        << ": slot order is iteration order\n");
+      return std::nullopt;
+    }
+    LLVM_DEBUG(dbgs() << "memcoro-split: ordered code spans several phases; ring dispatch with turns\n");
+    Plan.Style = Dispatch::Ring;
+  }
+  Plan.WaitsForTurn = true;
+  return std::nullopt;
+}
+
+std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPlan &Plan) {
+  std::optional<SerialReason> Why = OrderedPlanner(A, Plan).run();
+  // The AMU schedulers resume slots in completion order and have no turn to
+  // wait for: an ordered loop keeps its order only under the cache's schedulers.
+  if (!Why && Plan.ThroughAmu && !Plan.Ordered.empty())
+    return SerialReason{"Ordered",
+                        "code that must run in iteration order (an ordered region, an append or a "
+                        "first-writer-wins test) is not supported under -fmemcoro-amu yet",
+                        Plan.Ordered.front().At};
+  return Why;
+}
+
+SmallVector<AllocaInst *, 1> memcoro::demoteAppendCounters(const LoopPlan &Plan, IRBuilder<> &Entry,
+                                                           IRBuilder<> &Preheader,
+                                                           DenseMap<Instruction *, Instruction *> &ReadAt) {
+  SmallVector<AllocaInst *, 1> Shared;
+  for (const AppendCounter &C : Plan.Counters) {
+    PHINode *Phi = C.Phi;
+    AllocaInst *Slot = Entry.CreateAlloca(Phi->getType(), nullptr, Phi->getName() + ".memcoro.shared");
+    Shared.push_back(Slot);
+    Preheader.CreateStore(Phi->getIncomingValueForBlock(Plan.Preheader), Slot);
+    SmallPtrSet<Instruction *, 16> InClosure(C.Closure.begin(), C.Closure.end());
+    for (Instruction *Inc : C.Increments)
+      Inc->moveBefore(effectivePosition(Inc));
+    // Every use of a counter value becomes a load of the shared scalar right
+    // before it; every increment stores its result.
+    SmallVector<Instruction *, 4> Users(C.Reads.begin(), C.Reads.end());
+    append_range(Users, C.Increments);
+    for (Instruction *U : Users) {
+      IRBuilder<> B(U);
+      B.SetCurrentDebugLocation(U->getDebugLoc());
+      Instruction *Current = B.CreateLoad(Phi->getType(), Slot, Phi->getName() + ".current");
+      ReadAt[U] = Current;
+      for (Use &Op : U->operands())
+        if (auto *OpI = dyn_cast<Instruction>(Op.get()); OpI && InClosure.contains(OpI))
+          Op.set(Current);
+    }
+    for (Instruction *Inc : C.Increments)
+      (new StoreInst(Inc, Slot, Inc->getNextNode()))->setDebugLoc(Inc->getDebugLoc());
+    // The counter's phis are dead in the loop now. A use after the loop (the
+    // LCSSA phi of the final value) is the lowering's to redirect to the
+    // scalar.
+    for (Instruction *I : C.Closure)
+      if (isa<PHINode>(I))
+        I->replaceUsesWithIf(PoisonValue::get(I->getType()), [&](Use &U) {
+          return Plan.L.contains(cast<Instruction>(U.getUser()));
+        });
+  }
+  return Shared;
+}
+
+namespace {
+
+/// The turn (see the banner): shared scalars, promoted to registers.
+class TurnCodeGen final : public WaitCodeGen {
+public:
+  using WaitCodeGen::WaitCodeGen;
+
+  void createState(IRBuilder<> &Entry) override {
+    Turn = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.turn");
+    Owner = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.turn.slot");
+  }
+
+  void initState(IRBuilder<> &B) override {
+    B.CreateStore(B.getInt64(0), Turn);
+    B.CreateStore(B.getInt64(-1), Owner);
+  }
+
+  /// The slot remembers the number of its iteration, to compare with the
+  /// turn whenever it tests again.
+  void addHeaderFields(SmallVectorImpl<Type *> &Fields) override {
+    IterField = Fields.size();
+    Fields.push_back(Type::getInt64Ty(S.Ctx));
+  }
+
+  void emitIterationStart(IRBuilder<> &B, Value *Slot, Value *K) override {
+    B.CreateStore(K, S.Frame.fieldPtr(B, Slot, IterField));
+  }
+
+  Value *emitMayPass(IRBuilder<> &B, Value *Slot, unsigned W) override {
+    Value *Mine = B.CreateLoad(B.getInt64Ty(), S.Frame.fieldPtr(B, Slot, IterField), "memcoro.iter");
+    return B.CreateICmpEQ(B.CreateLoad(B.getInt64Ty(), Turn), Mine, "memcoro.my.turn");
+  }
+
+  void emitPassed(IRBuilder<> &B, Value *Slot, unsigned W) override { B.CreateStore(Slot, Owner); }
+
+  Value *emitSkipsSuspension(IRBuilder<> &B, Value *Slot) override {
+    return B.CreateICmpEQ(B.CreateLoad(B.getInt64Ty(), Owner), Slot, "memcoro.holds.turn");
+  }
+
+  /// The iteration has passed its last wait point: the turn moves on.
+  void emitIterationEnd(IRBuilder<> &B, Value *Slot) override {
+    B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Turn), B.getInt64(1)), Turn);
+    B.CreateStore(B.getInt64(-1), Owner);
+  }
+
+  void promotableState(SmallVectorImpl<AllocaInst *> &Allocas) override { Allocas.append({Turn, Owner}); }
+
+private:
+  /// The oldest iteration that has not ended, and the slot holding it once
+  /// it has passed an ordered point (-1 before).
+  AllocaInst *Turn = nullptr;
+  AllocaInst *Owner = nullptr;
+  unsigned IterField = 0;
+};
+
+} // namespace
+
+std::unique_ptr<WaitCodeGen> memcoro::createTurnCodeGen(Skeleton &S) { return std::make_unique<TurnCodeGen>(S); }
