@@ -111,6 +111,24 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     });
     return false;
   }
+  // What the pragma's promise covers that the compiler could not check: one
+  // remark per store, naming the accesses of other iterations it may meet;
+  // said before the lowering rewrites the loop's instructions.
+  for (auto It = Plan.Assumed.begin(); It != Plan.Assumed.end();) {
+    Instruction *Store = It->Store;
+    SmallVector<std::string, 4> Others;
+    for (; It != Plan.Assumed.end() && It->Store == Store; ++It)
+      Others.push_back(It->Other == Store ? std::string("this store")
+                                          : (isa<LoadInst>(It->Other) ? "the load at " : "the store at ") +
+                                                sourcePlace(*It->Other));
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(RemarkPass, "AssumedIndependent", remarkLocation(Store, L),
+                                        Store->getParent())
+             << "assumed, as the pragma asserts, that other iterations do not access the memory this store "
+                "writes through "
+             << join(Others, ", ") << " (the compiler cannot tell; -fmemcoro-check verifies it at run time)";
+    });
+  }
   BasicBlock *Header = Plan.Header;
   // What runs in iteration order, said before the lowering erases the markers.
   for (const OrderedPoint &P : Plan.Ordered)
@@ -154,23 +172,6 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
     return R;
   });
-  // What the pragma's promise covers that the compiler could not check: one
-  // remark per store, naming the accesses of other iterations it may meet.
-  for (auto It = Plan.Assumed.begin(); It != Plan.Assumed.end();) {
-    Instruction *Store = It->Store;
-    SmallVector<std::string, 4> Others;
-    for (; It != Plan.Assumed.end() && It->Store == Store; ++It)
-      Others.push_back(It->Other == Store ? std::string("this store")
-                                          : (isa<LoadInst>(It->Other) ? "the load at " : "the store at ") +
-                                                sourcePlace(*It->Other));
-    ORE.emit([&] {
-      return OptimizationRemarkAnalysis(RemarkPass, "AssumedIndependent", remarkLocation(Store, L),
-                                        Store->getParent())
-             << "assumed, as the pragma asserts, that other iterations do not access the memory this store "
-                "writes through "
-             << join(Others, ", ") << " (the compiler cannot tell; -fmemcoro-check verifies it at run time)";
-    });
-  }
   return true;
 }
 

@@ -313,6 +313,10 @@ LoweredLoop CoroutineLowering::run() {
   // the access is prefetched before the iteration waits.
   for (Instruction *At : WaitAts)
     Posts.push_back(SplitBlock(At->getParent(), At));
+  // Where each wait point is, for its code, taken before the markers go.
+  SmallVector<DebugLoc, 4> WaitLocs;
+  for (Instruction *At : WaitAts)
+    WaitLocs.push_back(At->getDebugLoc() ? At->getDebugLoc() : Loc);
   // The region markers have done their work: nothing moved across them.
   for (CallInst *Marker : OrderedMarkers)
     Marker->eraseFromParent();
@@ -378,7 +382,7 @@ LoweredLoop CoroutineLowering::run() {
     BasicBlock *Pre = Posts[J]->getSinglePredecessor();
     assert(Pre && "a split block has its other half as only predecessor");
     Pre->getTerminator()->eraseFromParent();
-    DebugLoc WLoc = W < WaitAts.size() && WaitAts[W]->getDebugLoc() ? WaitAts[W]->getDebugLoc() : Loc;
+    DebugLoc WLoc = W < WaitLocs.size() ? WaitLocs[W] : Loc;
     IRBuilder<> WB(Pre);
     WB.SetCurrentDebugLocation(WLoc);
     auto *Pass = BasicBlock::Create(Ctx, "memcoro.pass." + Twine(W + 1), &F, Posts[J]);
