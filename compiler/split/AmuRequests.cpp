@@ -56,6 +56,11 @@ static cl::opt<AmuScheduler> Scheduler(
                clEnumValN(AmuScheduler::Bafin, "bafin",
                           "resume at the phase bafin returns, aset coalescing (CoroAMU-Full)")));
 
+static cl::opt<bool> InlineRequests(
+    "memcoro-amu-inline", cl::Hidden, cl::init(true),
+    cl::desc("Inline the AMU's request path into generated loops (false: calls, so that a profiler counts "
+             "each AMU operation as one call, as one instruction of the hardware AMU)"));
+
 void memcoro::chooseAmuScheduler(LoopPlan &Plan) {
   if (!amuEnabled())
     return;
@@ -200,7 +205,7 @@ void AmuRequests::finish() {
     makeNear(I);
   for (CallInst *CI : Calls) {
     Function *Callee = CI->getCalledFunction();
-    if (!Callee || Callee->isDeclaration())
+    if (!InlineRequests || !Callee || Callee->isDeclaration())
       continue;
     InlineFunctionInfo IFI;
     if (InlineFunction(*CI, IFI).isSuccess())
