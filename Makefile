@@ -44,11 +44,15 @@ package: build
 clean:
 	rm -rf $(BUILD) $(BUILD)-addressundefined $(BUILD)-thread
 
-# Latency sweep of the hand-written AMU kernels over emulated far memory
-# (issue 7): table, plot and emulator cost into bench/results/amu/ (docs/amu.md).
-.PHONY: amu-sweep
-amu-sweep: build
+# Latency sweeps over emulated far memory into bench/results/amu/ (docs/amu.md):
+# the compiled kernels (Fig. 12 and Fig. 13, issue 12; about 30 s), then the
+# hand-written ones with the emulator's cost (issue 7; about 2 min).
+.PHONY: amu-sweep amu-sweep-compiled
+amu-sweep: amu-sweep-compiled
 	@python3 bench/amu/sweep.py --build $(BUILD)
+amu-sweep-compiled: build
+	@python3 bench/amu/compiled_sweep.py --build $(BUILD)
+	@python3 bench/amu/expansion.py --build $(BUILD)
 
 # Compiled AMU kernels (memcoro-cc -fmemcoro-amu, each scheduler) against the
 # hand-written ones at 200 and 800 ns (issue 12, docs/amu.md).

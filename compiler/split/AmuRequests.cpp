@@ -4,9 +4,11 @@
 // far memory through the thread's software AMU (include/memcoro/amu.h,
 // docs/amu.md) instead of prefetching. At each suspension every far address
 // of the suspension becomes an aload of the access's bytes into the slot's
-// request buffer, tagged with the slot's id; several addresses (coalesced
-// by the planner) form one aset group, so the id completes once, when all
-// have arrived. After the id has completed, the access itself reads or
+// request buffer, tagged with the slot's id. Addresses of one suspension
+// that lie within one line's span of each other (fields of one record, keys
+// of one bucket) are one request over their byte range, the paper's
+// coarse-grained request; the remaining requests (coalesced by the planner)
+// form one aset group, so the id completes once, when all have arrived. After the id has completed, the access itself reads or
 // writes the line the request brought in, as a near access: its answer is
 // the serial loop's, because no other iteration writes that memory (the
 // pragma's contract), and its cost is that of reading the buffer.
@@ -39,6 +41,7 @@ using namespace memcoro;
 #define DEBUG_TYPE "memcoro-split"
 
 STATISTIC(NumAmuRequests, "Number of AMU requests (aload) generated at suspension points");
+STATISTIC(NumAmuLineMerged, "Number of far addresses served by another address's request over their line");
 STATISTIC(NumAmuInlined, "Number of AMU request-path calls inlined into generated loops");
 
 namespace {
@@ -52,6 +55,11 @@ static cl::opt<AmuScheduler> Scheduler(
                clEnumValN(AmuScheduler::Dynamic, "dynamic", "resume the slot getfin returns (CoroAMU-D)"),
                clEnumValN(AmuScheduler::Bafin, "bafin",
                           "resume at the phase bafin returns, aset coalescing (CoroAMU-Full)")));
+
+static cl::opt<bool> InlineRequests(
+    "memcoro-amu-inline", cl::Hidden, cl::init(true),
+    cl::desc("Inline the AMU's request path into generated loops (false: calls, so that a profiler counts "
+             "each AMU operation as one call, as one instruction of the hardware AMU)"));
 
 void memcoro::chooseAmuScheduler(LoopPlan &Plan) {
   if (!amuEnabled())
@@ -79,6 +87,55 @@ static uint64_t requestBytes(const Suspension &Sp, Value *Ptr, const DataLayout 
   return 8;
 }
 
+/// Bytes one coarse-grained request may span: a cache line, what the
+/// hand-written kernels request for a record or a bucket.
+static constexpr int64_t LineBytes = 64;
+
+namespace {
+/// One aload: from Far, the lowest address of its group, over Bytes.
+struct Request {
+  Value *Far;
+  uint64_t Bytes;
+};
+} // namespace
+
+/// The requests of \p Sp: its far addresses grouped so that each group's
+/// accesses lie within LineBytes of each other (a constant distance from one
+/// base), one request per group over the group's byte range, in the order of
+/// each group's first address.
+static SmallVector<Request, 2> requestsOf(const Suspension &Sp, const DataLayout &DL) {
+  struct Group {
+    Value *Anchor; ///< the first address of the group; offsets are from it
+    int64_t Lo, Hi;
+    Value *LoPtr; ///< the address at offset Lo
+  };
+  SmallVector<Group, 2> Groups;
+  for (auto &[Ptr, Write] : Sp.Prefetch) {
+    int64_t Size = requestBytes(Sp, Ptr, DL);
+    bool Merged = false;
+    for (Group &G : Groups) {
+      std::optional<int64_t> D = byteDistance(G.Anchor, Ptr, DL);
+      if (!D)
+        continue;
+      int64_t Lo = std::min(G.Lo, *D), Hi = std::max(G.Hi, *D + Size);
+      if (Hi - Lo > LineBytes)
+        continue;
+      if (*D < G.Lo)
+        G.LoPtr = Ptr;
+      G.Lo = Lo;
+      G.Hi = Hi;
+      Merged = true;
+      break;
+    }
+    if (!Merged)
+      Groups.push_back({Ptr, 0, Size, Ptr});
+  }
+  SmallVector<Request, 2> Requests;
+  for (const Group &G : Groups)
+    Requests.push_back({G.LoPtr, uint64_t(G.Hi - G.Lo)});
+  return Requests;
+}
+
 void AmuRequests::createState(IRBuilder<> &Entry) {
   Amu = Entry.CreateAlloca(PointerType::get(S.Ctx, 0), nullptr, "memcoro.amu");
 }
@@ -93,9 +150,10 @@ void AmuRequests::addBufferField(SmallVectorImpl<Type *> &Fields) {
   const DataLayout &DL = S.F.getParent()->getDataLayout();
   size_t Entries = 1;
   for (const Suspension &Sp : S.Plan->Suspensions) {
-    Entries = std::max(Entries, Sp.Prefetch.size());
-    for (auto &[Ptr, Write] : Sp.Prefetch)
-      EntryBytes = std::max<unsigned>(EntryBytes, alignTo(requestBytes(Sp, Ptr, DL), 8));
+    SmallVector<Request, 2> Requests = requestsOf(Sp, DL);
+    Entries = std::max(Entries, Requests.size());
+    for (const Request &R : Requests)
+      EntryBytes = std::max<unsigned>(EntryBytes, alignTo(R.Bytes, 8));
   }
   BufferField = Fields.size();
   Fields.push_back(ArrayType::get(ArrayType::get(Type::getInt64Ty(S.Ctx), EntryBytes / 8), Entries));
@@ -115,16 +173,17 @@ void AmuRequests::emitRequests(IRBuilder<> &B, const Suspension &Sp, Value *Id, 
   const DataLayout &DL = S.F.getParent()->getDataLayout();
   Type *Ptr0 = PointerType::get(S.Ctx, 0);
   Value *A = amu(B);
-  if (Sp.Prefetch.size() > 1)
-    call(B, "memcoro_amu__cc_aset", B.getVoidTy(), {A, Id, B.getInt32(Sp.Prefetch.size())});
+  SmallVector<Request, 2> Requests = requestsOf(Sp, DL);
+  NumAmuLineMerged += Sp.Prefetch.size() - Requests.size();
+  if (Requests.size() > 1)
+    call(B, "memcoro_amu__cc_aset", B.getVoidTy(), {A, Id, B.getInt32(Requests.size())});
   Value *Slot = B.CreateLoad(B.getInt64Ty(), S.SlotIndex);
   Value *Buffer = S.Frame.fieldPtr(B, Slot, BufferField);
-  for (unsigned E = 0; E < Sp.Prefetch.size(); ++E) {
-    Value *Far = Sp.Prefetch[E].first;
+  for (unsigned E = 0; E < Requests.size(); ++E) {
     Value *Dst = B.CreateConstInBoundsGEP2_32(
         ArrayType::get(Type::getInt64Ty(S.Ctx), EntryBytes / 8), Buffer, E, 0, "memcoro.amu.buf");
     call(B, "memcoro_amu__cc_aload", B.getVoidTy(),
-         {A, Id, Dst, B.CreateAddrSpaceCast(Far, Ptr0), B.getInt64(requestBytes(Sp, Far, DL)),
+         {A, Id, Dst, B.CreateAddrSpaceCast(Requests[E].Far, Ptr0), B.getInt64(Requests[E].Bytes),
           Resume ? Resume : ConstantPointerNull::get(cast<PointerType>(Ptr0))});
     ++NumAmuRequests;
   }
@@ -146,7 +205,7 @@ void AmuRequests::finish() {
     makeNear(I);
   for (CallInst *CI : Calls) {
     Function *Callee = CI->getCalledFunction();
-    if (!Callee || Callee->isDeclaration())
+    if (!InlineRequests || !Callee || Callee->isDeclaration())
       continue;
     InlineFunctionInfo IFI;
     if (InlineFunction(*CI, IFI).isSuccess())

@@ -76,3 +76,20 @@ uint64_t outside(const uint64_t __remote *p, uint64_t __remote *q) {
 // ALL-NEXT: call void @memcoro_amu__cc_far_store(ptr %.near{{[0-9]*}}, ptr [[T]], i64 8)
 // ALL: call void @memcoro_amu__cc_far_load(ptr [[U:%memcoro.far.tmp[0-9]*]], ptr %.near{{[0-9]*}}, i64 8)
 // ALL-NEXT: load i64, ptr [[U]]
+
+// Two fields of one record are one coarse-grained request over their bytes,
+// not an aset group of two.
+struct rec {
+  uint64_t next, value, pad[6];
+};
+uint64_t fields(const struct rec __remote *r, const uint32_t *x, int n) {
+  uint64_t s = 0;
+#pragma memcoro parallel(8)
+  for (int i = 0; i < n; ++i)
+    s += r[x[i]].value * r[x[i]].next;
+  return s;
+}
+// ALL-LABEL: define {{.*}} @fields(
+// ALL-NOT: call void @memcoro_amu__cc_aset(
+// ALL: call void @memcoro_amu__cc_aload(ptr {{%[0-9]+}}, i32 %memcoro.amu.id, ptr nonnull %{{.*}}, ptr %{{.*}}, i64 16,
+// ALL-NOT: call void @memcoro_amu__cc_aload(
