@@ -166,6 +166,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       << ore::NV("ContextBytes", Done.ContextBytes) << " bytes of context per slot";
     if (!Plan.Ordered.empty())
       R << ", " << ore::NV("OrderedPoints", unsigned(Plan.Ordered.size())) << " run in iteration order";
+    if (!Plan.Locked.empty())
+      R << "; a read-modify-write split by a suspension kept whole by a lock table";
     if (Plan.ReassociatedByOpenMP)
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
     if (Plan.BoundEvaluatedOnce)

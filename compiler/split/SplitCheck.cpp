@@ -130,7 +130,8 @@ void CheckInstrumenter::findUpdates() {
     for (LoadInst *L : Loads)
       if (byteDistance(L->getPointerOperand(), S->getPointerOperand(), A.DL) == 0 &&
           L->getType() == S->getValueOperand()->getType() && A.DT.dominates(L, S) &&
-          !suspendsBetween(Plan, A.LI, L, S, nullptr) && commutativeUpdateKind(*L, *S)) {
+          (!suspendsBetween(Plan, A.LI, L, S, nullptr) || is_contained(Plan.Locked, std::make_pair(L, S))) &&
+          commutativeUpdateKind(*L, *S)) {
         LLVM_DEBUG(dbgs() << "memcoro-split: -memcoro-check: commutative update, not reported against another "
                              "iteration's:"
                           << *L << " /" << *S << "\n");

@@ -289,3 +289,36 @@ bool SplitLegality::otherIterationsMayUpdate(Instruction *Store) {
     }
   return false;
 }
+
+/// Whether the other iterations may reach the location \p Store updates only
+/// through updates of the same kind (no atomic, no other operation), so that
+/// applying them whole, in any order, gives the serial value.
+bool SplitLegality::onlyUpdatesOfItsKind(StoreInst *Store) {
+  auto Kind = CommutativeOp.find(Store);
+  if (Kind == CommutativeOp.end())
+    return false;
+  const unsigned Level = L.getLoopDepth();
+  const Value *Object = getUnderlyingObject(Store->getPointerOperand());
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (&I == Store)
+        continue;
+      bool Atomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
+                    (isa<LoadInst>(I) && !cast<LoadInst>(I).isSimple()) ||
+                    (isa<StoreInst>(I) && !cast<StoreInst>(I).isSimple());
+      if (Atomic) {
+        const Value *Other = getUnderlyingObject(accessedPointer(I));
+        if (Other == Object || !isIdentifiedObject(Other) || !isIdentifiedObject(Object))
+          return false;
+        continue;
+      }
+      auto Other = CommutativeOp.find(&I);
+      if (!isa<StoreInst>(I) || Other == CommutativeOp.end() || Other->second == Kind->second)
+        continue;
+      std::unique_ptr<Dependence> Dep = A.DI.depends(Store, &I, /*PossiblyLoopIndependent=*/true);
+      if (Dep && (Dep->isConfused() || Dep->getLevels() < Level ||
+                  Dep->getDirection(Level) != Dependence::DVEntry::EQ))
+        return false;
+    }
+  return true;
+}

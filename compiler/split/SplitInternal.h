@@ -182,6 +182,12 @@ struct LoopPlan {
   llvm::SmallVector<llvm::AllocaInst *, 2> PrivateAllocas;
   /// Pairs of accesses whose independence rests on the pragma alone.
   llvm::SmallVector<AssumedIndependent, 4> Assumed;
+  /// Read-modify-writes split by a suspension that other iterations may also
+  /// apply (commutative updates): each is kept atomic by the lock table
+  /// (split/LockTable.cpp), the load waiting while another slot holds the
+  /// address, the store releasing it.
+  llvm::SmallVector<std::pair<llvm::LoadInst *, llvm::StoreInst *>, 1> Locked;
+
   /// Append counters (legality recognises them, SplitOrdered.cpp).
   llvm::SmallVector<AppendCounter, 1> Counters;
 
@@ -232,6 +238,7 @@ private:
   std::optional<SerialReason> checkUpdatesNotSplit();
   std::optional<SerialReason> checkMemoryDependences();
   bool otherIterationsMayUpdate(llvm::Instruction *Store);
+  bool onlyUpdatesOfItsKind(llvm::StoreInst *Store);
   SerialReason serial(const char *Tag, const llvm::Twine &Why, const llvm::Instruction *At = nullptr) const;
 
   const SplitAnalyses &A;
@@ -451,6 +458,13 @@ public:
   virtual void addHeaderFields(llvm::SmallVectorImpl<llvm::Type *> &Fields) {}
   /// iter.start, for iteration \p K in slot \p Slot, once the slots exist.
   virtual void emitIterationStart(llvm::IRBuilder<> &B, llvm::Value *Slot, llvm::Value *K) {}
+  /// On arriving at wait point \p W, before the first test (the values of the
+  /// iteration are still in registers there, not on later visits).
+  virtual void emitArrive(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned W) {}
+  /// Whether the iteration's end is a wait point too (the last one).
+  virtual bool waitsAtIterationEnd() const { return false; }
+  /// After the code that wait point \p W guards (a lock's store).
+  virtual void emitLeave(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned W) {}
   /// i1: the iteration in slot \p Slot may go on past wait point \p W.
   virtual llvm::Value *emitMayPass(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned W) = 0;
   /// Right after the iteration went past wait point \p W.
@@ -468,6 +482,9 @@ protected:
 
 /// The turn of CoroAMU's sequential category (SplitOrdered.cpp).
 std::unique_ptr<WaitCodeGen> createTurnCodeGen(Skeleton &S);
+/// The lock table of CoroAMU III-E for the plan's locked read-modify-writes
+/// (LockTable.cpp).
+std::unique_ptr<WaitCodeGen> createLockTableCodeGen(Skeleton &S, const LoopPlan &Plan);
 
 /// Replaces each append counter of \p Plan by loads and stores of one shared
 /// scalar (returned, to be promoted); \p ReadAt receives, for each read or

@@ -519,10 +519,24 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
   for (Instruction *Store : Stores)
     for (Instruction *Load : Loads)
       if (sameLocation(accessedPointer(*Load), accessedPointer(*Store)) && A.DT.dominates(Load, Store) &&
-          suspendsBetween(Plan, A.LI, Load, Store, nullptr) && otherIterationsMayUpdate(Store))
-        return serial("SplitUpdate",
-                      "a read-modify-write of one memory location would be split by a suspension point, so "
-                      "another iteration could update the location in between",
-                      Store);
+          suspendsBetween(Plan, A.LI, Load, Store, nullptr) && otherIterationsMayUpdate(Store)) {
+        // A commutative update of its own load, in one block, that only
+        // updates of its kind may meet: the lock table keeps it whole.
+        auto *Update = dyn_cast<StoreInst>(Store);
+        auto *Read = cast<LoadInst>(Load);
+        bool Lockable = Update && Read->getParent() == Update->getParent() &&
+                        commutativeUpdateKind(*Read, *Update) && onlyUpdatesOfItsKind(Update) &&
+                        Plan.Locked.empty() &&
+                        (Plan.Style == Dispatch::Ring || Plan.Style == Dispatch::Lockstep) && !Plan.ThroughAmu;
+        if (!Lockable)
+          return serial("SplitUpdate",
+                        "a read-modify-write of one memory location would be split by a suspension point, so "
+                        "another iteration could update the location in between",
+                        Store);
+        LLVM_DEBUG(dbgs() << "memcoro-split: the lock table keeps whole:" << *Read << " /" << *Update << "\n");
+        Plan.Locked.push_back({Read, Update});
+        // Waiting needs a resume state per slot.
+        Plan.Style = Dispatch::Ring;
+      }
   return std::nullopt;
 }

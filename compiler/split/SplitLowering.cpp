@@ -149,12 +149,16 @@ LoweredLoop CoroutineLowering::run() {
   // Where an iteration may wait for its turn (ring dispatch with ordered
   // code): each ordered point, then the iteration's end. They come after the
   // suspensions in the numbering of resume states.
+  // A locked read-modify-write waits at its load instead.
   SmallVector<Instruction *, 4> WaitAts;
   if (Plan.WaitsForTurn)
     for (const OrderedPoint &P : Plan.Ordered)
       if (!is_contained(WaitAts, P.At))
         WaitAts.push_back(P.At);
-  const unsigned NumWaits = Plan.WaitsForTurn ? WaitAts.size() + 1 : 0;
+  for (const auto &[Load, Store] : Plan.Locked)
+    WaitAts.push_back(Load);
+  assert((!Plan.WaitsForTurn || Plan.Locked.empty()) && "turns and locks are not combined");
+  const unsigned NumWaits = Plan.WaitsForTurn ? WaitAts.size() + 1 : WaitAts.size();
 
   Skeleton S(F, Frame);
   S.N = Plan.Parallelism;
@@ -172,7 +176,9 @@ LoweredLoop CoroutineLowering::run() {
   else if (Plan.ThroughAmu)
     Gen = createAmuStaticScheduler(S, std::move(Gen));
   assert((!NumWaits || Plan.Style == Dispatch::Ring) && "only the ring has a resume state per slot");
-  std::unique_ptr<WaitCodeGen> Waits = NumWaits ? createTurnCodeGen(S) : nullptr;
+  std::unique_ptr<WaitCodeGen> Waits = Plan.WaitsForTurn     ? createTurnCodeGen(S)
+                                      : !Plan.Locked.empty() ? createLockTableCodeGen(S, Plan)
+                                                             : nullptr;
 
   // Scheduler state lives in allocas that are promoted to registers at the end.
   IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
@@ -244,7 +250,7 @@ LoweredLoop CoroutineLowering::run() {
   Value *ExitTest = LatchBr->getCondition();
   LatchBr->eraseFromParent();
   Instruction *ToIterEnd = BranchInst::Create(IterEnd, Latch);
-  if (Waits)
+  if (Waits && Waits->waitsAtIterationEnd())
     WaitAts.push_back(ToIterEnd);
   // The exit test and the induction updates feeding it are dead now; left in
   // place they would look live across suspensions and be saved for nothing.
@@ -388,6 +394,7 @@ LoweredLoop CoroutineLowering::run() {
     auto *Pass = BasicBlock::Create(Ctx, "memcoro.pass." + Twine(W + 1), &F, Posts[J]);
     auto *Wait = BasicBlock::Create(Ctx, "memcoro.wait." + Twine(W + 1), &F, Posts[J]);
     Value *WS = WB.CreateLoad(I64, S.SlotIndex);
+    Waits->emitArrive(WB, WS, W);
     WB.CreateCondBr(Waits->emitMayPass(WB, WS, W), Pass, Wait);
     WB.SetInsertPoint(Pass);
     Waits->emitPassed(WB, WS, W);
@@ -410,6 +417,13 @@ LoweredLoop CoroutineLowering::run() {
     QB.CreateBr(Posts[J]);
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Retry);
     Resumes.push_back(Resume);
+  }
+  // A locked read-modify-write releases its address right after its store.
+  for (unsigned W = 0; W < Plan.Locked.size(); ++W) {
+    StoreInst *Store = Plan.Locked[W].second;
+    IRBuilder<> Release(Store->getNextNode());
+    Release.SetCurrentDebugLocation(Store->getDebugLoc());
+    Waits->emitLeave(Release, Release.CreateLoad(I64, S.SlotIndex), W);
   }
   Frame.emitOncePerIterationSaves(S.SlotIndex);
 

@@ -397,6 +397,13 @@ std::optional<SerialReason> OrderedPlanner::run() {
 
 std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPlan &Plan) {
   std::optional<SerialReason> Why = OrderedPlanner(A, Plan).run();
+  // An iteration holding the turn does not yield, so it would wait for a lock
+  // forever whose holder waits for the turn.
+  if (!Why && !Plan.Locked.empty() && !Plan.Ordered.empty())
+    return SerialReason{"SplitUpdate",
+                        "a read-modify-write of one memory location would be split by a suspension point, and "
+                        "the lock that keeps it whole cannot be combined with code that runs in iteration order",
+                        Plan.Locked.front().second};
   // The AMU schedulers resume slots in completion order and have no turn to
   // wait for: an ordered loop keeps its order only under the cache's schedulers.
   if (!Why && Plan.ThroughAmu && !Plan.Ordered.empty())
@@ -486,6 +493,9 @@ public:
   }
 
   /// The iteration has passed its last wait point: the turn moves on.
+  /// An iteration ends in turn: one that skipped a region still waits here.
+  bool waitsAtIterationEnd() const override { return true; }
+
   void emitIterationEnd(IRBuilder<> &B, Value *Slot) override {
     B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Turn), B.getInt64(1)), Turn);
     B.CreateStore(B.getInt64(-1), Owner);

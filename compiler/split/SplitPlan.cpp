@@ -342,6 +342,8 @@ void LoopPlan::print(raw_ostream &OS) const {
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the phase:" << *Access << "\n";
+  for (const auto &[Load, Store] : Locked)
+    OS << "  locked read-modify-write:" << *Load << " |" << *Store << "\n";
   for (const AppendCounter &C : Counters)
     OS << "  append counter: " << name(C.Phi) << "\n";
   for (const OrderedPoint &P : Ordered) {

@@ -14,7 +14,6 @@
 ; PLAN-NEXT: loop %if.else in function 'live_out': left serial (LiveOut):
 ; PLAN-NEXT: loop %if.else in function 'irreducible': left serial (Irreducible):
 ; PLAN-NEXT: loop %if.else in function 'volatile_read': left serial (Volatile):
-; PLAN-NEXT: loop %if.else in function 'split_update': left serial (SplitUpdate): a read-modify-write of one memory location
 
 
 ; REMARK: marked loop left serial: the loop has an early exit (break, return or goto out of the loop)
@@ -26,7 +25,6 @@
 ; REMARK: marked loop left serial: a value computed in the loop is used after it and is not a reduction
 ; REMARK: marked loop left serial: the loop has irreducible control flow (a goto into the middle of a cycle)
 ; REMARK: marked loop left serial: the loop has a volatile access, whose order memcoro must not change
-; REMARK: marked loop left serial: a read-modify-write of one memory location would be split by a suspension point, so another iteration could update the location in between
 
 ; CHECK-NOT: memcoro.slots
 ; CHECK-NOT: llvm.prefetch
@@ -303,43 +301,6 @@ if.else:                                          ; preds = %if.else.preheader, 
 for.end:                                          ; preds = %if.else, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %if.else ]
   ret i64 %s.0.lcssa
-}
-
-; Function Attrs: nofree noinline norecurse nosync nounwind memory(argmem: readwrite) uwtable
-define dso_local void @split_update(ptr noalias nocapture noundef %h, ptr noalias nocapture noundef readonly %t0, ptr noalias nocapture noundef readonly %t1, ptr noalias nocapture noundef readonly %idx, ptr noalias nocapture noundef writeonly %out, i32 noundef %n) local_unnamed_addr {
-entry:
-  %cmp9 = icmp sgt i32 %n, 0
-  br i1 %cmp9, label %if.else.preheader, label %for.end
-
-if.else.preheader:                                ; preds = %entry
-  %wide.trip.count = zext nneg i32 %n to i64
-  br label %if.else
-
-if.else:                                          ; preds = %if.else.preheader, %if.else
-  %indvars.iv = phi i64 [ 0, %if.else.preheader ], [ %indvars.iv.next, %if.else ]
-  %arrayidx = getelementptr inbounds i32, ptr %idx, i64 %indvars.iv
-  %0 = load i32, ptr %arrayidx, align 4
-  %and = and i32 %0, 255
-  %idxprom1 = zext nneg i32 %and to i64
-  %arrayidx2 = getelementptr inbounds i64, ptr %h, i64 %idxprom1
-  %1 = load i64, ptr %arrayidx2, align 8
-  %and5 = and i32 %0, 4095
-  %idxprom6 = zext nneg i32 %and5 to i64
-  %arrayidx7 = getelementptr inbounds i64, ptr %t1, i64 %idxprom6
-  %2 = load i64, ptr %arrayidx7, align 8
-  %and8 = and i64 %2, 4095
-  %arrayidx9 = getelementptr inbounds i64, ptr %t0, i64 %and8
-  %3 = load i64, ptr %arrayidx9, align 8
-  %add15 = add nsw i64 %1, 2
-  store i64 %add15, ptr %arrayidx2, align 8
-  %arrayidx17 = getelementptr inbounds i64, ptr %out, i64 %indvars.iv
-  store i64 %3, ptr %arrayidx17, align 8
-  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
-  %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !37
-
-for.end:                                          ; preds = %if.else, %entry
-  ret void
 }
 
 
