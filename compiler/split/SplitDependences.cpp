@@ -257,14 +257,9 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
   return std::nullopt;
 }
 
-/// Whether another iteration may, within the contract, write the location
-/// \p Store writes: \p Store is itself a commutative update (every iteration
-/// may apply it), or a commutative update or an atomic operation elsewhere in
-/// the loop may reach the location from another iteration. Any other access
-/// of another iteration to it would break the pragma's promise.
-bool SplitLegality::otherIterationsMayUpdate(Instruction *Store) {
-  if (CommutativeOp.count(Store))
-    return true;
+/// Whether, from another iteration, an atomic operation or a commutative
+/// update whose kind \p Counts accepts may reach the location \p Store writes.
+bool SplitLegality::updatesMayReach(Instruction *Store, function_ref<bool(unsigned Kind)> Counts) {
   const unsigned Level = L.getLoopDepth();
   const Value *Object = getUnderlyingObject(accessedPointer(*Store));
   for (BasicBlock *BB : L.blocks())
@@ -280,7 +275,8 @@ bool SplitLegality::otherIterationsMayUpdate(Instruction *Store) {
           return true;
         continue;
       }
-      if (!isa<StoreInst>(I) || !CommutativeOp.count(&I))
+      auto Kind = CommutativeOp.find(&I);
+      if (!isa<StoreInst>(I) || Kind == CommutativeOp.end() || !Counts(Kind->second))
         continue;
       std::unique_ptr<Dependence> Dep = A.DI.depends(Store, &I, /*PossiblyLoopIndependent=*/true);
       if (Dep && (Dep->isConfused() || Dep->getLevels() < Level ||
@@ -290,35 +286,20 @@ bool SplitLegality::otherIterationsMayUpdate(Instruction *Store) {
   return false;
 }
 
+/// Whether another iteration may, within the contract, write the location
+/// \p Store writes: \p Store is itself a commutative update (every iteration
+/// may apply it), or a commutative update or an atomic operation elsewhere in
+/// the loop may reach the location from another iteration. Any other access
+/// of another iteration to it would break the pragma's promise.
+bool SplitLegality::otherIterationsMayUpdate(Instruction *Store) {
+  return CommutativeOp.count(Store) || updatesMayReach(Store, [](unsigned) { return true; });
+}
+
 /// Whether the other iterations may reach the location \p Store updates only
 /// through updates of the same kind (no atomic, no other operation), so that
 /// applying them whole, in any order, gives the serial value.
 bool SplitLegality::onlyUpdatesOfItsKind(StoreInst *Store) {
   auto Kind = CommutativeOp.find(Store);
-  if (Kind == CommutativeOp.end())
-    return false;
-  const unsigned Level = L.getLoopDepth();
-  const Value *Object = getUnderlyingObject(Store->getPointerOperand());
-  for (BasicBlock *BB : L.blocks())
-    for (Instruction &I : *BB) {
-      if (&I == Store)
-        continue;
-      bool Atomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
-                    (isa<LoadInst>(I) && !cast<LoadInst>(I).isSimple()) ||
-                    (isa<StoreInst>(I) && !cast<StoreInst>(I).isSimple());
-      if (Atomic) {
-        const Value *Other = getUnderlyingObject(accessedPointer(I));
-        if (Other == Object || !isIdentifiedObject(Other) || !isIdentifiedObject(Object))
-          return false;
-        continue;
-      }
-      auto Other = CommutativeOp.find(&I);
-      if (!isa<StoreInst>(I) || Other == CommutativeOp.end() || Other->second == Kind->second)
-        continue;
-      std::unique_ptr<Dependence> Dep = A.DI.depends(Store, &I, /*PossiblyLoopIndependent=*/true);
-      if (Dep && (Dep->isConfused() || Dep->getLevels() < Level ||
-                  Dep->getDirection(Level) != Dependence::DVEntry::EQ))
-        return false;
-    }
-  return true;
+  return Kind != CommutativeOp.end() &&
+         !updatesMayReach(Store, [&](unsigned Other) { return Other != Kind->second; });
 }

@@ -29,6 +29,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/IRBuilder.h"
@@ -237,6 +238,7 @@ private:
   std::optional<SerialReason> checkLiveOuts();
   std::optional<SerialReason> checkUpdatesNotSplit();
   std::optional<SerialReason> checkMemoryDependences();
+  bool updatesMayReach(llvm::Instruction *Store, llvm::function_ref<bool(unsigned Kind)> Counts);
   bool otherIterationsMayUpdate(llvm::Instruction *Store);
   bool onlyUpdatesOfItsKind(llvm::StoreInst *Store);
   SerialReason serial(const char *Tag, const llvm::Twine &Why, const llvm::Instruction *At = nullptr) const;
