@@ -177,10 +177,10 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
   };
   // The loads and stores of commutative updates, with their operation: two
   // accesses of updates by the same operation commute across iterations.
-  for (Instruction *S : Accesses)
-    for (Instruction *L : Accesses) {
-      auto *Store = dyn_cast<StoreInst>(S);
-      auto *Load = dyn_cast<LoadInst>(L);
+  for (Instruction *Write : Accesses)
+    for (Instruction *Read : Accesses) {
+      auto *Store = dyn_cast<StoreInst>(Write);
+      auto *Load = dyn_cast<LoadInst>(Read);
       if (!Store || !Load || byteDistance(Load->getPointerOperand(), Store->getPointerOperand(), A.DL) != 0 ||
           !A.DT.dominates(Load, Store))
         continue;
