@@ -34,40 +34,21 @@ using namespace memcoro;
 
 namespace {
 
-class AmuBafinScheduler final : public SchedulerCodeGen {
+class AmuBafinScheduler final : public AmuCompletionScheduler {
 public:
-  explicit AmuBafinScheduler(Skeleton &S) : SchedulerCodeGen(S), Requests(S) {}
+  using AmuCompletionScheduler::AmuCompletionScheduler;
 
   void createState(IRBuilder<> &Entry) override {
-    Type *I64 = Entry.getInt64Ty();
-    NextIter = Entry.CreateAlloca(I64, nullptr, "memcoro.next.iter");
-    LiveSlots = Entry.CreateAlloca(I64, nullptr, "memcoro.live");
-    Cursor = Entry.CreateAlloca(I64, nullptr, "memcoro.cursor");
+    createLaunchState(Entry);
     Phase = Entry.CreateAlloca(Entry.getInt32Ty(), nullptr, "memcoro.phase");
     Requests.createState(Entry);
   }
 
   void initState(IRBuilder<> &B) override {
-    B.CreateStore(B.getInt64(0), NextIter);
-    B.CreateStore(B.getInt64(1), LiveSlots);
-    B.CreateStore(B.getInt64(1), Cursor);
+    initLaunchState(B);
     B.CreateStore(B.getInt32(0), Phase);
     Requests.initState(B);
   }
-
-  Value *emitLaunch(IRBuilder<> &B) override {
-    Retire = BasicBlock::Create(S.Ctx, "memcoro.retire", &S.F, S.Header);
-    Value *K = B.CreateLoad(B.getInt64Ty(), NextIter, "memcoro.k");
-    B.CreateCondBr(B.CreateICmpULT(K, S.TripCount), S.IterStart, Retire);
-    return K;
-  }
-
-  void emitIterationStart(IRBuilder<> &B, Value *K) override {
-    B.CreateStore(B.CreateAdd(K, B.getInt64(1)), NextIter);
-  }
-
-  /// The slot takes the next iteration at once, from phase 0.
-  BasicBlock *afterIteration() override { return S.Launch; }
 
   void addHeaderFields(SmallVectorImpl<Type *> &Fields) override { Requests.addBufferField(Fields); }
 
@@ -81,13 +62,6 @@ public:
     unsigned J = &Sp - S.Plan->Suspensions.data();
     Value *Target = B.CreateIntToPtr(B.getInt64(J + 1), PointerType::get(S.Ctx, 0));
     Requests.emitRequests(B, Sp, amuId(B, B.CreateLoad(B.getInt64Ty(), S.SlotIndex)), Target);
-  }
-
-  void emitSchedulerBlocks() override {
-    IRBuilder<> B(Retire);
-    B.SetCurrentDebugLocation(S.Loc);
-    B.CreateStore(B.CreateSub(B.CreateLoad(B.getInt64Ty(), LiveSlots), B.getInt64(1)), LiveSlots);
-    B.CreateBr(S.Next);
   }
 
   void emitNext(IRBuilder<> &B, Value *) override {
@@ -104,10 +78,7 @@ public:
 
     IRBuilder<> SB(Spawn);
     SB.SetCurrentDebugLocation(S.Loc);
-    Value *New = SB.CreateLoad(I64, Cursor);
-    SB.CreateStore(New, S.SlotIndex);
-    SB.CreateStore(SB.CreateAdd(New, SB.getInt64(1)), Cursor);
-    SB.CreateStore(SB.CreateAdd(SB.CreateLoad(I64, LiveSlots), SB.getInt64(1)), LiveSlots);
+    emitSpawn(SB);
     SB.CreateStore(SB.getInt32(0), Phase);
     SB.CreateBr(S.Sched);
 
@@ -127,12 +98,9 @@ public:
     Allocas.append({NextIter, LiveSlots, Cursor, Phase, S.SlotIndex, Requests.state()});
   }
 
-  void finishLowering() override { Requests.finish(); }
-
 private:
-  AllocaInst *NextIter = nullptr, *LiveSlots = nullptr, *Cursor = nullptr, *Phase = nullptr;
-  BasicBlock *Retire = nullptr;
-  AmuRequests Requests;
+  /// The phase the running slot resumes at: 0 for a new slot, else from bafin.
+  AllocaInst *Phase = nullptr;
 };
 
 } // namespace

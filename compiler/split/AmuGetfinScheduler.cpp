@@ -44,42 +44,23 @@ static cl::opt<unsigned> AdaptStart("memcoro-amu-start", cl::Hidden, cl::init(4)
 
 namespace {
 
-class AmuGetfinScheduler final : public SchedulerCodeGen {
+class AmuGetfinScheduler final : public AmuCompletionScheduler {
 public:
-  explicit AmuGetfinScheduler(Skeleton &S) : SchedulerCodeGen(S), Requests(S) {}
+  using AmuCompletionScheduler::AmuCompletionScheduler;
 
   void createState(IRBuilder<> &Entry) override {
-    Type *I64 = Entry.getInt64Ty();
-    NextIter = Entry.CreateAlloca(I64, nullptr, "memcoro.next.iter");
-    LiveSlots = Entry.CreateAlloca(I64, nullptr, "memcoro.live");
-    Cursor = Entry.CreateAlloca(I64, nullptr, "memcoro.cursor");
-    Limit = Entry.CreateAlloca(I64, nullptr, "memcoro.limit");
+    createLaunchState(Entry);
+    Limit = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.limit");
     Requests.createState(Entry);
   }
 
-  /// Slot 0 runs first (the lowering starts at slot 0); the others are
-  /// launched by next, up to the limit.
+  /// Slots are launched up to the limit.
   void initState(IRBuilder<> &B) override {
-    B.CreateStore(B.getInt64(0), NextIter);
-    B.CreateStore(B.getInt64(1), LiveSlots);
-    B.CreateStore(B.getInt64(1), Cursor);
+    initLaunchState(B);
     unsigned Start = Adapt ? std::clamp(AdaptStart.getValue(), 1u, S.N) : S.N;
     B.CreateStore(B.getInt64(Start), Limit);
     Requests.initState(B);
   }
-
-  Value *emitLaunch(IRBuilder<> &B) override {
-    Retire = BasicBlock::Create(S.Ctx, "memcoro.retire", &S.F, S.Header);
-    Value *K = B.CreateLoad(B.getInt64Ty(), NextIter, "memcoro.k");
-    B.CreateCondBr(B.CreateICmpULT(K, S.TripCount), S.IterStart, Retire);
-    return K;
-  }
-
-  void emitIterationStart(IRBuilder<> &B, Value *K) override {
-    B.CreateStore(B.CreateAdd(K, B.getInt64(1)), NextIter);
-  }
-
-  BasicBlock *afterIteration() override { return S.Launch; }
 
   void addHeaderFields(SmallVectorImpl<Type *> &Fields) override {
     Fields.push_back(Type::getInt32Ty(S.Ctx));
@@ -104,14 +85,6 @@ public:
     B.CreateStore(B.getInt32(J + 1), S.Frame.fieldPtr(B, Slot, ResumeField));
   }
 
-  /// retire: the slot has no request in flight, so getfin never returns it.
-  void emitSchedulerBlocks() override {
-    IRBuilder<> B(Retire);
-    B.SetCurrentDebugLocation(S.Loc);
-    B.CreateStore(B.CreateSub(B.CreateLoad(B.getInt64Ty(), LiveSlots), B.getInt64(1)), LiveSlots);
-    B.CreateBr(S.Next);
-  }
-
   void emitNext(IRBuilder<> &B, Value *) override {
     Type *I64 = B.getInt64Ty();
     auto *More = BasicBlock::Create(S.Ctx, "memcoro.more", &S.F, S.Done);
@@ -129,10 +102,7 @@ public:
     // A slot not used yet: its state is 0, so sched launches an iteration.
     IRBuilder<> SB(Spawn);
     SB.SetCurrentDebugLocation(S.Loc);
-    Value *New = SB.CreateLoad(I64, Cursor);
-    SB.CreateStore(New, S.SlotIndex);
-    SB.CreateStore(SB.CreateAdd(New, SB.getInt64(1)), Cursor);
-    SB.CreateStore(SB.CreateAdd(SB.CreateLoad(I64, LiveSlots), SB.getInt64(1)), LiveSlots);
+    emitSpawn(SB);
     SB.CreateBr(S.Sched);
 
     IRBuilder<> PB(Poll);
@@ -164,15 +134,10 @@ public:
     Allocas.append({NextIter, LiveSlots, Cursor, Limit, S.SlotIndex, Requests.state()});
   }
 
-  void finishLowering() override { Requests.finish(); }
-
 private:
   static constexpr unsigned ResumeField = 0;
-  /// The next iteration to launch; slots launched and not retired; the next
-  /// slot never used; how many slots may run now (adapted).
-  AllocaInst *NextIter = nullptr, *LiveSlots = nullptr, *Cursor = nullptr, *Limit = nullptr;
-  BasicBlock *Retire = nullptr;
-  AmuRequests Requests;
+  /// How many slots may run now (adapted).
+  AllocaInst *Limit = nullptr;
 };
 
 } // namespace

@@ -50,6 +50,38 @@ private:
 /// The i32 AMU id of slot \p Slot: the slot's index.
 llvm::Value *amuId(llvm::IRBuilder<> &B, llvm::Value *Slot);
 
+/// What the schedulers that resume the slot the AMU reports done (getfin,
+/// bafin) share: slots are launched one at a time up to a cursor, a slot
+/// takes the next iteration at once when its own ends, and a slot without an
+/// iteration retires (it has no request in flight, so it is never reported).
+class AmuCompletionScheduler : public SchedulerCodeGen {
+public:
+  explicit AmuCompletionScheduler(Skeleton &S) : SchedulerCodeGen(S), Requests(S) {}
+
+  llvm::Value *emitLaunch(llvm::IRBuilder<> &B) override;
+  void emitIterationStart(llvm::IRBuilder<> &B, llvm::Value *K) override;
+  llvm::BasicBlock *afterIteration() override { return S.Launch; }
+  /// retire: live--.
+  void emitSchedulerBlocks() override;
+  void finishLowering() override { Requests.finish(); }
+
+protected:
+  /// The shared state's allocas, before the derived scheduler's own.
+  void createLaunchState(llvm::IRBuilder<> &Entry);
+  /// Slot 0 runs first (the lowering starts at slot 0); the others are
+  /// launched by next.
+  void initLaunchState(llvm::IRBuilder<> &Preheader);
+  /// spawn: the next slot never used runs now (its state launches an
+  /// iteration); the caller branches on.
+  void emitSpawn(llvm::IRBuilder<> &B);
+
+  /// The next iteration to launch; slots launched and not retired; the next
+  /// slot never used.
+  llvm::AllocaInst *NextIter = nullptr, *LiveSlots = nullptr, *Cursor = nullptr;
+  llvm::BasicBlock *Retire = nullptr;
+  AmuRequests Requests;
+};
+
 } // namespace memcoro
 
 #endif // MEMCORO_COMPILER_SPLIT_AMUREQUESTS_H
