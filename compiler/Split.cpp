@@ -37,6 +37,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
@@ -78,6 +79,19 @@ bool hasTwin(const LoopInfo &LI, const Loop &L) {
          }) > 1;
 }
 
+/// A function with a marked loop that is inlined into several others gives a
+/// remark in each, all at the same source place: say which copy this one is.
+std::string inlinedCopy(const Loop &L, const Function &F) {
+  DebugLoc Loc = L.getStartLoc();
+  if (!Loc || !Loc.getInlinedAt())
+    return "";
+  const DISubprogram *Callee = Loc->getScope()->getSubprogram();
+  const DISubprogram *Caller = F.getSubprogram();
+  if (!Callee || !Caller)
+    return "";
+  return (" [in '" + Caller->getName() + "', where '" + Callee->getName() + "' is inlined]").str();
+}
+
 /// Legality, then the plan, then what legality must check on the plan. A loop
 /// that stays serial, or whose plan is only to be printed (\p Keep false),
 /// leaves the IR as it found it.
@@ -107,7 +121,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     ++NumLoopsRejected;
     ORE.emit([&] {
       return OptimizationRemarkMissed(RemarkPass, Why->Tag, remarkLocation(Why->At, L), L.getHeader())
-             << "marked loop left serial: " << Why->Text;
+             << "marked loop left serial: " << Why->Text << inlinedCopy(L, A.F);
     });
     return false;
   }
@@ -176,6 +190,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
+    R << inlinedCopy(L, A.F);
     return R;
   });
   return true;
