@@ -100,14 +100,22 @@ public:
                    Slots->getAlign());
   }
 
-  /// With shrinking, a slot over the limit parks instead of launching.
+  /// With shrinking, a slot over the limit parks instead of launching
+  /// (the blocks are filled in once the slots are laid out).
   BasicBlock *afterIteration() override {
     if (!shrinks())
       return S.Launch;
+    Over = BasicBlock::Create(S.Ctx, "memcoro.over", &S.F, S.Next);
+    return Over;
+  }
+
+  void emitSchedulerBlocks() override {
+    AmuCompletionScheduler::emitSchedulerBlocks();
+    if (!Over)
+      return;
     Type *I64 = Type::getInt64Ty(S.Ctx);
-    auto *Check = BasicBlock::Create(S.Ctx, "memcoro.over", &S.F, S.Next);
     auto *Park = BasicBlock::Create(S.Ctx, "memcoro.park", &S.F, S.Next);
-    IRBuilder<> CB(Check);
+    IRBuilder<> CB(Over);
     CB.SetCurrentDebugLocation(S.Loc);
     Value *Live = CB.CreateLoad(I64, LiveSlots);
     CB.CreateCondBr(CB.CreateICmpUGT(Live, CB.CreateLoad(I64, Limit)), Park, S.Launch);
@@ -120,7 +128,6 @@ public:
     PB.CreateStore(PB.CreateAdd(Top, PB.getInt64(1)), NParked);
     PB.CreateStore(PB.CreateSub(PB.CreateLoad(I64, LiveSlots), PB.getInt64(1)), LiveSlots);
     PB.CreateBr(S.Next);
-    return Check;
   }
 
   Value *emitResumeState(IRBuilder<> &B, Value *Slot) override {
@@ -233,6 +240,7 @@ private:
   AllocaInst *Limit = nullptr;
   /// Shrinking: polls in a row that found a completion; parked slots.
   AllocaInst *Hits = nullptr, *NParked = nullptr, *Parked = nullptr;
+  BasicBlock *Over = nullptr;
 };
 
 } // namespace
