@@ -19,6 +19,8 @@ memory.
 
   bench/amu/compiled_sweep.py [--build build] [--out bench/results/amu]
                               [--latencies 100,200,400,800,1000] [--models fixed,bimodal]
+  bench/amu/compiled_sweep.py --check [--scale 0.02]
+      only builds, runs and verifies (ctest amu_compiled_suite): no files
 """
 import argparse
 import csv
@@ -60,9 +62,10 @@ def label(k):
     return f"{k} ({PAPER_NAMES[k]})" if k in PAPER_NAMES else k
 
 
-def run(binary, latency, model):
+def run(binary, latency, model, scale="1", runs="5"):
     """{kernel: (ms, checksum)} from one run of a build of the compiled suite."""
-    out = subprocess.run([binary, str(latency), model], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([binary, str(latency), model, scale, "all", runs], check=True, capture_output=True,
+                         text=True).stdout
     res = {}
     for line in out.splitlines():
         k, ns, s = line.split()
@@ -131,7 +134,22 @@ def main():
     ap.add_argument("--latencies", default="100,200,400,800,1000")
     ap.add_argument("--models", default="fixed,bimodal")
     ap.add_argument("--tables-only", action="store_true", help="redo the table and plot from the CSV")
+    ap.add_argument("--check", action="store_true", help="build, run and verify once at --scale; write nothing")
+    ap.add_argument("--scale", default="0.02", help="work per run under --check")
     a = ap.parse_args()
+    if a.check:
+        bins = os.path.join(a.build, "bench", "amu-compiled-check")
+        build(os.path.join(a.build, "bin", "memcoro-cc"), bins)
+        for m in ("fixed", "bimodal"):
+            res = {v: run(os.path.join(bins, v), 150, m, a.scale, "1") for v in ["serial"] + SCHEDULERS}
+            for k in KERNELS:
+                for s in SCHEDULERS:
+                    if k not in res[s] or res[s][k][1] != res["serial"][k][1]:
+                        sys.exit(f"compiled-sweep: {k} {s} ({m}): answer {res[s].get(k)} differs from the serial "
+                                 f"build's {res['serial'].get(k)}")
+        print(f"compiled-sweep: {len(KERNELS)} kernels x {len(SCHEDULERS)} schedulers give the serial build's "
+              "answers (fixed and bimodal latency)")
+        return
     lats = [int(x) for x in a.latencies.split(",")]
     models = a.models.split(",")
     os.makedirs(a.out, exist_ok=True)

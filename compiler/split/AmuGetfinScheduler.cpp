@@ -26,8 +26,9 @@
 // whenever the core asks. -memcoro-amu-adapt=false starts all N at once.
 //
 // -memcoro-amu-shrink also lowers the limit: when `limit` polls in a row
-// have each found a completion waiting, the core is the bottleneck and one
-// slot fewer would keep it as busy, so limit = max(limit - 1, 1). A slot
+// (times -memcoro-amu-shrink-rounds) have each found a completion waiting,
+// the core is the bottleneck and one slot fewer would keep it as busy, so
+// limit = max(limit - 1, 1). A slot
 // whose iteration ends while more slots run than the limit allows parks
 // (its index goes on a stack) instead of taking the next iteration; a new
 // slot is a parked one when there is one:
@@ -35,7 +36,7 @@
 //   next:   live == 0 ? done
 //           : live < limit && (parked || cursor < N) ? (s = pop or cursor++, live++, sched)
 //           : poll
-//   ready:  hits++; hits >= limit ? (limit = max(limit - 1, 1), hits = 0)
+//   ready:  hits++; hits >= limit * rounds ? (limit = max(limit - 1, 1), hits = 0)
 //   idle:   hits = 0; limit = min(limit + 1, N); ...
 // It is off by default: measured against growing only (docs/amu.md, "Adapting
 // concurrency"), it was not faster on the emulator.
@@ -57,6 +58,9 @@ static cl::opt<bool> Adapt("memcoro-amu-adapt", cl::Hidden, cl::init(true),
 static cl::opt<bool> Shrink("memcoro-amu-shrink", cl::Hidden, cl::init(false),
                             cl::desc("Dynamic AMU scheduler: also lower concurrency when polls keep finding "
                                      "completions waiting"));
+static cl::opt<unsigned> ShrinkRounds("memcoro-amu-shrink-rounds", cl::Hidden, cl::init(1),
+                                      cl::desc("Dynamic AMU scheduler with -memcoro-amu-shrink: rounds of polls "
+                                               "(limit polls each) that must all find a completion to lower it"));
 static cl::opt<unsigned> AdaptStart("memcoro-amu-start", cl::Hidden, cl::init(4),
                                     cl::desc("Dynamic AMU scheduler: slots at the start when adapting"));
 
@@ -190,7 +194,7 @@ public:
       // A full round of polls found completions waiting: one slot fewer.
       Value *H = GB.CreateAdd(GB.CreateLoad(I64, Hits), GB.getInt64(1));
       Value *L = GB.CreateLoad(I64, Limit);
-      Value *Round = GB.CreateICmpUGE(H, L);
+      Value *Round = GB.CreateICmpUGE(H, GB.CreateMul(L, GB.getInt64(std::max(1u, ShrinkRounds.getValue()))));
       Value *Lower = GB.CreateBinaryIntrinsic(Intrinsic::umax, GB.CreateSub(L, GB.getInt64(1)), GB.getInt64(1));
       GB.CreateStore(GB.CreateSelect(Round, Lower, L), Limit);
       GB.CreateStore(GB.CreateSelect(Round, GB.getInt64(0), H), Hits);

@@ -5,8 +5,9 @@
  *
  *   amu-compiled-<build> LATENCY_NS [fixed|bimodal] [scale] [kernel,...|all] [runs]
  * prints: kernel ns-per-run checksum, one line per kernel (median of `runs`
- * runs, 5 unless told, thread CPU time). Every run's answer is checked (the kernel's check); a
- * wrong one stops the program with the reason, exit status 1.
+ * runs, 5 unless told, thread CPU time). Every run's answer is checked (the
+ * kernel's check); a wrong one stops the program with the reason, exit
+ * status 1.
  */
 #define _GNU_SOURCE
 #include "suite.h"
