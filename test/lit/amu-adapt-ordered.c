@@ -16,20 +16,20 @@
 #include <stdint.h>
 #include <memcoro/memcoro.h>
 
-uint64_t gather(const uint64_t __remote *t, const uint32_t *idx, int n) {
-  uint64_t s = 0;
+uint64_t mix(const uint64_t __remote *t, const uint32_t *idx, unsigned n) {
+  uint64_t x = 0;
 #pragma memcoro parallel(8)
-  for (int i = 0; i < n; ++i)
-    s += t[idx[i]];
-  return s;
+  for (unsigned i = 0; i < n; ++i)
+    x ^= t[idx[i] & 4095] >> (i & 7);
+  return x;
 }
-// SHRINK-LABEL: define {{.*}} @gather(
+// SHRINK-LABEL: define {{.*}} @mix(
 // SHRINK: memcoro.park:
 // SHRINK: memcoro.ready:
 // SHRINK: call i64 @llvm.umax.i64(i64 %{{.*}}, i64 1)
 // SHRINK: memcoro.idle:
 // SHRINK: call i64 @llvm.umin.i64(i64 %{{.*}}, i64 8)
-// GROW-LABEL: define {{.*}} @gather(
+// GROW-LABEL: define {{.*}} @mix(
 // GROW-NOT: memcoro.park
 // GROW-NOT: llvm.umax
 // GROW: memcoro.idle:
