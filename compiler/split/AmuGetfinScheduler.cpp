@@ -19,27 +19,29 @@
 //   poll:   id = getfin(); id >= 0 ? (s = id, sched) : idle
 //   idle:   limit = min(limit + 1, N); cursor < limit ? next : poll
 //
-// Concurrency adapts from polling feedback (the paper's return block, III-A):
-// the loop starts with -memcoro-amu-start slots and launches one more each
-// time a poll finds nothing complete, that is, each time the core would
-// otherwise wait, up to parallel(N); it settles where a completion is ready
-// whenever the core asks. -memcoro-amu-adapt=false starts all N at once.
+// By default all N slots run from the start (limit = N, idle polls again).
+// -memcoro-amu-adapt adapts concurrency from polling feedback (the paper's
+// return block, III-A): the loop starts with -memcoro-amu-start slots and
+// launches one more each time a poll finds nothing complete, that is, each
+// time the core would otherwise wait, up to parallel(N); it settles where a
+// completion is ready whenever the core asks.
 //
-// -memcoro-amu-shrink also lowers the limit: when `limit` polls in a row
-// (times -memcoro-amu-shrink-rounds) have each found a completion waiting,
-// the core is the bottleneck and one slot fewer would keep it as busy, so
-// limit = max(limit - 1, 1). A slot
-// whose iteration ends while more slots run than the limit allows parks
-// (its index goes on a stack) instead of taking the next iteration; a new
-// slot is a parked one when there is one:
+// -memcoro-amu-shrink adapts both ways: when `limit` polls in a row (times
+// -memcoro-amu-shrink-rounds) have each found a completion waiting, the core
+// is the bottleneck and one slot fewer would keep it as busy, so
+// limit = max(limit - 1, 1). A slot whose iteration ends while more slots run
+// than the limit allows parks (its index goes on a stack) instead of taking
+// the next iteration; a new slot is a parked one when there is one:
 //   iter.end: live > limit ? (slot[s].resume = 0, push s, live--, next) : launch
 //   next:   live == 0 ? done
 //           : live < limit && (parked || cursor < N) ? (s = pop or cursor++, live++, sched)
 //           : poll
 //   ready:  hits++; hits >= limit * rounds ? (limit = max(limit - 1, 1), hits = 0)
 //   idle:   hits = 0; limit = min(limit + 1, N); ...
-// It is off by default: measured against growing only (docs/amu.md, "Adapting
-// concurrency"), it was not faster on the emulator.
+// Both are off by default: against all N at once, growing was 5-9% slower
+// with fixed latency and 2-3% faster with bimodal latency, shrinking slower
+// still (docs/amu.md, "Adapting concurrency"); the emulated AMU charges
+// nothing for requests in flight, so more of them never hurt.
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split \
 //       -memcoro-amu -memcoro-scheduler=dynamic -S in.ll
@@ -53,11 +55,12 @@
 using namespace llvm;
 using namespace memcoro;
 
-static cl::opt<bool> Adapt("memcoro-amu-adapt", cl::Hidden, cl::init(true),
-                           cl::desc("Dynamic AMU scheduler: grow concurrency when a poll finds nothing done"));
+static cl::opt<bool> Adapt("memcoro-amu-adapt", cl::Hidden, cl::init(false),
+                           cl::desc("Dynamic AMU scheduler: start with few slots and grow concurrency when a poll "
+                                    "finds nothing done"));
 static cl::opt<bool> Shrink("memcoro-amu-shrink", cl::Hidden, cl::init(false),
-                            cl::desc("Dynamic AMU scheduler: also lower concurrency when polls keep finding "
-                                     "completions waiting"));
+                            cl::desc("Dynamic AMU scheduler: adapt concurrency both ways, also lowering it "
+                                     "when polls keep finding completions waiting"));
 static cl::opt<unsigned> ShrinkRounds("memcoro-amu-shrink-rounds", cl::Hidden, cl::init(1),
                                       cl::desc("Dynamic AMU scheduler with -memcoro-amu-shrink: rounds of polls "
                                                "(limit polls each) that must all find a completion to lower it"));
@@ -84,7 +87,7 @@ public:
   /// Slots are launched up to the limit.
   void initState(IRBuilder<> &B) override {
     initLaunchState(B);
-    unsigned Start = Adapt ? std::clamp(AdaptStart.getValue(), 1u, S.N) : S.N;
+    unsigned Start = adapts() ? std::clamp(AdaptStart.getValue(), 1u, S.N) : S.N;
     B.CreateStore(B.getInt64(Start), Limit);
     if (shrinks()) {
       B.CreateStore(B.getInt64(0), Hits);
@@ -205,7 +208,7 @@ public:
     // flight. Launch another slot if parallel(N) allows.
     IRBuilder<> IB(Idle);
     IB.SetCurrentDebugLocation(S.Loc);
-    if (Adapt) {
+    if (adapts()) {
       if (shrinks())
         IB.CreateStore(IB.getInt64(0), Hits);
       Value *Grown = IB.CreateBinaryIntrinsic(Intrinsic::umin,
@@ -225,7 +228,8 @@ public:
   }
 
 private:
-  static bool shrinks() { return Adapt && Shrink; }
+  static bool adapts() { return Adapt || Shrink; }
+  static bool shrinks() { return Shrink; }
 
   /// Whether another slot may run under \p Lim: without shrinking, slots
   /// never used are counted by the cursor alone; with it, a slot may be

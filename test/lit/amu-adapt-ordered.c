@@ -1,13 +1,14 @@
 // Tests two choices of the AMU code generators. With -memcoro-amu-shrink the
 // getfin scheduler lowers the limit after a round of polls that all found a
 // completion (umax(limit - 1, 1)) and parks a slot whose iteration ends over
-// the limit; without it neither exists. A loop with code in iteration order
+// the limit; with -memcoro-amu-adapt it only grows; by default neither. A loop with code in iteration order
 // (an append) runs on the static AMU scheduler under every -memcoro-scheduler,
 // with a remark saying why when another was asked for, and its turn holder
 // still issues its aloads (no suspension is skipped).
 // RUN: %memcoro-cc -O2 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=dynamic -memcoro-amu-shrink -S %t.ll | FileCheck %s --check-prefix=SHRINK
-// RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=dynamic -S %t.ll | FileCheck %s --check-prefix=GROW
+// RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=dynamic -memcoro-amu-adapt -S %t.ll | FileCheck %s --check-prefix=GROW
+// RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=dynamic -S %t.ll | FileCheck %s --check-prefix=FIXED
 // RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=dynamic -disable-output -pass-remarks=memcoro -pass-remarks-analysis=memcoro %t.ll 2>&1 | FileCheck %s --check-prefix=KEPT
 // RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=bafin -disable-output -pass-remarks=memcoro -pass-remarks-analysis=memcoro %t.ll 2>&1 | FileCheck %s --check-prefix=KEPT
 // RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=static -disable-output -pass-remarks=memcoro -pass-remarks-analysis=memcoro %t.ll 2>&1 | FileCheck %s --check-prefix=STATIC
@@ -35,6 +36,12 @@ uint64_t mix(const uint64_t __remote *t, const uint32_t *idx, unsigned n) {
 // GROW: memcoro.idle:
 // GROW-NOT: memcoro.park
 // GROW-LABEL: define {{.*}} @append(
+// FIXED-LABEL: define {{.*}} @mix(
+// FIXED-NOT: memcoro.idle
+// FIXED-NOT: memcoro.park
+// FIXED: call i32 @memcoro_amu__cc_getfin
+// FIXED-NOT: memcoro.idle
+// FIXED-LABEL: define {{.*}} @append(
 
 int append(const uint64_t __remote *t, const uint32_t *idx, uint32_t *out, int n) {
   int k = 0;
