@@ -82,7 +82,7 @@ def table(rows, model, lats):
           if r["model"] == model}
     ser = {(r["kernel"], int(r["latency_ns"])): float(r["serial_ms"]) for r in rows if r["model"] == model}
     head = "| kernel | scheduler | " + " | ".join(f"{l} ns" for l in lats) + " |"
-    out = [f"Speedup over the serial build (synchronous far loads), parallel(64), {LABEL}, "
+    out = [f"Speedup over the serial build (synchronous far loads), parallel(64) (lbm 16), {LABEL}, "
            f"{MODEL_TITLES[model]}:", "", head, "|---|---|" + "---|" * len(lats)]
     for k in KERNELS:
         out.append(f"| {label(k)} | serial ms | " + " | ".join(f"{ser[(k, l)]:.2f}" for l in lats) + " |")
@@ -135,13 +135,14 @@ def main():
     ap.add_argument("--models", default="fixed,bimodal")
     ap.add_argument("--tables-only", action="store_true", help="redo the table and plot from the CSV")
     ap.add_argument("--check", action="store_true", help="build, run and verify once at --scale; write nothing")
-    ap.add_argument("--scale", default="0.02", help="work per run under --check")
+    ap.add_argument("--scale", default=None, help="work per run (default 0.5; 0.02 under --check)")
+    ap.add_argument("--runs", default="3", help="runs per measurement, the median is reported")
     a = ap.parse_args()
     if a.check:
         bins = os.path.join(a.build, "bench", "amu-compiled-check")
         build(os.path.join(a.build, "bin", "memcoro-cc"), bins)
         for m in ("fixed", "bimodal"):
-            res = {v: run(os.path.join(bins, v), 150, m, a.scale, "1") for v in ["serial"] + SCHEDULERS}
+            res = {v: run(os.path.join(bins, v), 150, m, a.scale or "0.02", "1") for v in ["serial"] + SCHEDULERS}
             for k in KERNELS:
                 for s in SCHEDULERS:
                     if k not in res[s] or res[s][k][1] != res["serial"][k][1]:
@@ -162,7 +163,7 @@ def main():
         for m in models:
             for l in lats:
                 print(f"compiled-sweep: {m} {l} ns", file=sys.stderr, flush=True)
-                res = {v: run(os.path.join(bins, v), l, m) for v in ["serial"] + SCHEDULERS}
+                res = {v: run(os.path.join(bins, v), l, m, a.scale or "0.5", a.runs) for v in ["serial"] + SCHEDULERS}
                 for k in KERNELS:
                     ser_ms, ser_sum = res["serial"][k]
                     for s in SCHEDULERS:

@@ -52,4 +52,4 @@ static void setup(double scale) {
 static void reset(void) {}
 static uint64_t run(void) { return bsearch_loop((const uint64_t __remote *)arr, BS_WORDS, keys, lookups); }
 static const char *check(uint64_t sum) { return sum == expected ? NULL : "the sum of found positions differs"; }
-const struct suite_kernel suite_bsearch = {"bsearch", setup, reset, run, check};
+const struct suite_kernel suite_bsearch = {"bsearch", setup, reset, run, NULL, check};

@@ -62,4 +62,4 @@ static void setup(double scale) {
 static void reset(void) {}
 static uint64_t run(void) { return chase_loop((const struct node __remote *)nodes, CHAINS, steps); }
 static const char *check(uint64_t sum) { return sum == expected ? NULL : "the sum over chains differs"; }
-const struct suite_kernel suite_chase = {"chase", setup, reset, run, check};
+const struct suite_kernel suite_chase = {"chase", setup, reset, run, NULL, check};

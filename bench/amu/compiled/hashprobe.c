@@ -64,4 +64,4 @@ static void setup(double scale) {
 static void reset(void) {}
 static uint64_t run(void) { return hashprobe_loop((const struct bucket __remote *)table, probes, count); }
 static const char *check(uint64_t sum) { return sum == expected ? NULL : "the sum of found values differs"; }
-const struct suite_kernel suite_hashprobe = {"hashprobe", setup, reset, run, check};
+const struct suite_kernel suite_hashprobe = {"hashprobe", setup, reset, run, NULL, check};

@@ -64,4 +64,4 @@ static uint64_t run(void) {
   return hj_loop((const struct entry __remote *)entries, (const uint32_t __remote *)buckets, probe, nprobe);
 }
 static const char *check(uint64_t sum) { return sum == expected ? NULL : "matches or payload sum differ"; }
-const struct suite_kernel suite_hj = {"hj", setup, reset, run, check};
+const struct suite_kernel suite_hj = {"hj", setup, reset, run, NULL, check};

@@ -77,6 +77,6 @@ static void setup(double scale) {
   expected = digest(nb);
 }
 static void reset(void) {}
-static uint64_t run(void) { return digest(mcf_loop((const struct arc __remote *)arcs, narcs, basket)); }
+static uint64_t run(void) { return mcf_loop((const struct arc __remote *)arcs, narcs, basket); }
 static const char *check(uint64_t sum) { return sum == expected ? NULL : "the basket differs"; }
-const struct suite_kernel suite_mcf = {"mcf", setup, reset, run, check};
+const struct suite_kernel suite_mcf = {"mcf", setup, reset, run, digest, check};

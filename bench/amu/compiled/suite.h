@@ -31,14 +31,17 @@ static inline uint64_t splitmix64(uint64_t *s) {
 static inline uint64_t mix64(uint64_t x) { return splitmix64(&x); }
 
 /* One kernel: set-up (not timed) builds the data for `scale`; reset (not
- * timed) restores what a run writes; run is the timed loop and returns the
- * checksum that every build must agree on; check tests the answer against
- * one computed without the loop, and says why it is wrong (NULL: right). */
+ * timed) restores what a run writes; run is the timed loop and returns what
+ * the loop returns; digest (not timed; NULL: the result itself) makes of it
+ * and of what the loop wrote the checksum that every build must agree on;
+ * check tests the answer against one computed without the loop, and says why
+ * it is wrong (NULL: right). */
 struct suite_kernel {
   const char *name;
   void (*setup)(double scale);
   void (*reset)(void);
   uint64_t (*run)(void);
+  uint64_t (*digest)(uint64_t result);
   const char *(*check)(uint64_t sum);
 };
 
