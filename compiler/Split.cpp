@@ -104,6 +104,8 @@ std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, boo
     Why = Legality.checkPlan();
   if (!Why)
     Why = planOrdered(A, Plan);
+  if (!Why)
+    Plan.AmuKeptStatic = chooseAmuDispatch(Plan);
   if (Why || !Keep)
     Legality.revert();
   return Why;
@@ -148,6 +150,13 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     });
   }
   BasicBlock *Header = Plan.Header;
+  if (Plan.AmuKeptStatic)
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(RemarkPass, "AmuKeptStatic", Plan.Ordered.front().At)
+             << "the static AMU scheduler (aload, then wait, round robin) runs this loop instead of the one "
+                "-fmemcoro-scheduler asks for: it has code that must run in iteration order, and the schedulers "
+                "that resume iterations in completion order have no turn to wait for";
+    });
   // What runs in iteration order, said before the lowering erases the markers.
   for (const OrderedPoint &P : Plan.Ordered)
     ORE.emit([&] {

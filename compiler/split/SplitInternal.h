@@ -210,6 +210,9 @@ struct LoopPlan {
   Dispatch Style = Dispatch::Ring;
   /// Far accesses are requests to the thread's software AMU (-memcoro-amu).
   bool ThroughAmu = false;
+  /// The static AMU scheduler runs the loop although another was asked for:
+  /// it has code in iteration order (chooseAmuDispatch).
+  bool AmuKeptStatic = false;
 
   void print(llvm::raw_ostream &OS) const;
 };
@@ -261,9 +264,14 @@ private:
 /// the dispatch style (SplitPlan.cpp). \p HasTwin: another copy of the same
 /// marked loop exists in the function.
 std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin);
-/// Under -memcoro-amu, the scheduler -memcoro-scheduler names
+/// Under -memcoro-amu, marks the plan's far accesses as AMU requests
 /// (split/AmuRequests.cpp); otherwise leaves the plan alone.
 void chooseAmuScheduler(LoopPlan &Plan);
+/// Once the ordered points are known: the dispatch -memcoro-scheduler names,
+/// except that a loop with code in iteration order keeps the static
+/// scheduler's ring or lockstep (the completion-order schedulers have no
+/// turns). True when that overrode the scheduler asked for.
+bool chooseAmuDispatch(LoopPlan &Plan);
 
 /// Whether \p Phi is an append counter (`next[n++] = v`); if so, records it
 /// in \p Plan (SplitOrdered.cpp).

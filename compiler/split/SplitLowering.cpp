@@ -360,8 +360,10 @@ LoweredLoop CoroutineLowering::run() {
     IRBuilder<> YB(Pre);
     YB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
     // An iteration may go on without yielding when the waits say nothing
-    // else could run usefully (the one holding the turn).
-    if (Value *Skip = Waits ? Waits->emitSkipsSuspension(YB, YB.CreateLoad(I64, S.SlotIndex)) : nullptr) {
+    // else could run usefully (the one holding the turn). Not through the
+    // AMU: its accesses would then read far memory without paying for it.
+    if (Value *Skip = Waits && !Plan.ThroughAmu ? Waits->emitSkipsSuspension(YB, YB.CreateLoad(I64, S.SlotIndex))
+                                                : nullptr) {
       auto *Yield = BasicBlock::Create(Ctx, "memcoro.yield." + Twine(J + 1), &F, Posts[J]);
       YB.CreateCondBr(Skip, Posts[J], Yield);
       YB.SetInsertPoint(Yield);
