@@ -172,6 +172,9 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
+    if (Plan.ScavengeNs)
+      R << "; at a suspension with no other iteration to run, the thread's scavengers run for up to "
+        << ore::NV("ScavengeNs", Plan.ScavengeNs) << " ns";
     return R;
   });
   return true;
