@@ -90,6 +90,8 @@ std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, boo
     Why = Legality.checkPlan();
   if (!Why)
     Why = planOrdered(A, Plan);
+  if (!Why)
+    chooseScavenging(Plan);
   if (Why || !Keep)
     Legality.revert();
   return Why;

@@ -4,6 +4,7 @@
 // after MSH: a marked loop that has nothing else to interleave at a
 // suspension point -- parallel(1), or a ring whose other slots have all
 // retired (the loop's last iteration) -- would only wait for its prefetch.
+// (A lockstep group of several slots is never alone: it is not scavenged.)
 // Instead it calls memcoro_scavenge(NS) (include/memcoro/scavenger.h): the
 // thread's registered scavengers run for about NS nanoseconds, the
 // inter-yield distance MSH exposes, and the loop resumes with its line in the
@@ -54,6 +55,13 @@ void memcoro::chooseScavenging(LoopPlan &Plan) {
                       << ": its far accesses are AMU requests\n");
     return;
   }
+  // Only the ring counts its live slots; lockstep groups never run alone.
+  if (Plan.Parallelism != 1 && Plan.Style != Dispatch::Ring) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: no scavenging in loop " << Plan.Header->getName() << ": "
+                      << dispatchName(Plan.Style) << " dispatch with " << Plan.Parallelism
+                      << " slots cannot tell when one runs alone\n");
+    return;
+  }
   Plan.ScavengeNs = ScavengeNs;
 }
 
@@ -93,11 +101,7 @@ public:
 private:
   void emitStall(IRBuilder<> &B, unsigned J) {
     Value *Live = S.N == 1 ? nullptr : Inner->emitLiveSlots(B);
-    if (S.N != 1 && !Live) {
-      LLVM_DEBUG(dbgs() << "memcoro-split: suspension " << J + 1 << " does not scavenge: the "
-                        << dispatchName(S.Plan->Style) << " scheduler cannot tell when it runs alone\n");
-      return;
-    }
+    assert((S.N == 1 || Live) && "chooseScavenging admits only schedulers that count live slots");
     ++NumScavengeStalls;
     FunctionCallee Scavenge = S.F.getParent()->getOrInsertFunction(
         "memcoro_scavenge", FunctionType::get(B.getVoidTy(), {B.getInt64Ty()}, false));

@@ -223,7 +223,6 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   Plan.Style = ForcedDispatch != ForcedStyle::Ring && everyIterationSuspendsAlike() ? Dispatch::Lockstep
                                                                                      : Dispatch::Ring;
   chooseAmuScheduler(Plan);
-  chooseScavenging(Plan);
   return std::nullopt;
 }
 

@@ -21,10 +21,14 @@
 #define UNDER_SANITIZER 1
 #endif
 #endif
+// Every live scavenger is a TSan fiber with trace memory of its own: bound
+// how many wait at once, as a service that sheds work would.
 #ifdef UNDER_SANITIZER
 constexpr int kScale = 10;
+constexpr uint64_t kMaxPending = 32;
 #else
 constexpr int kScale = 1;
+constexpr uint64_t kMaxPending = 512;
 #endif
 
 namespace {
@@ -74,6 +78,10 @@ void primary(Board *board, uint32_t seed, size_t share, bool drain) {
     // The primary's own stalls, with bounds from none to a few microseconds.
     for (int s = rng() % 4; s > 0; --s)
       memcoro_scavenge(rng() % 3000);
+    memcoro_scavenger_stats st;
+    memcoro_scavenger_get_stats(&st);
+    if (st.added - st.completed > kMaxPending)
+      memcoro_scavenger_drain();
   }
   if (drain)
     memcoro_scavenger_drain();
