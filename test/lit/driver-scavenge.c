@@ -1,4 +1,4 @@
-// memcoro-cc -fmemcoro-scavenge[=NS]: the bound reaches memcoro-split (300 ns by default, the last flag wins, -fno-memcoro-scavenge turns it off), bad bounds are errors, and a program built with it lends the stalls of its parallel(1) loop to its scavenger, which finishes, and keeps its answer.
+// memcoro-cc -fmemcoro-scavenge[=NS]: the bound reaches memcoro-split (100 ns by default, the last flag wins, -fno-memcoro-scavenge turns it off), bad bounds are errors, and a program built with it lends the stalls of its parallel(1) loop to its scavenger, which finishes, and keeps its answer.
 // RUN: %memcoro-cc -### -fmemcoro-scavenge -c %s 2>&1 | FileCheck %s --check-prefix=DEFAULT
 // RUN: %memcoro-cc -### -fmemcoro-scavenge=120 -c %s 2>&1 | FileCheck %s --check-prefix=GIVEN
 // RUN: %memcoro-cc -### -fmemcoro-scavenge=120 -fno-memcoro-scavenge -c %s 2>&1 | FileCheck %s --check-prefix=OFF
@@ -7,7 +7,7 @@
 // RUN: %memcoro-cc -O2 -fmemcoro-scavenge=100 %s -o %t && %t | FileCheck %s --check-prefix=SCAV
 // RUN: %memcoro-cc -O2 %s -o %t.plain && %t.plain | FileCheck %s --check-prefix=PLAIN
 
-// DEFAULT: "-mllvm" "-memcoro-scavenge=300"
+// DEFAULT: "-mllvm" "-memcoro-scavenge=100"
 // GIVEN: "-mllvm" "-memcoro-scavenge=120"
 // OFF-NOT: memcoro-scavenge
 // BAD: error: -fmemcoro-scavenge= takes nanoseconds from 1 to 1000000000
