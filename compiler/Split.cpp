@@ -177,6 +177,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     if (Plan.ScavengeNs)
       R << "; at a suspension with no other iteration to run, the thread's scavengers run for up to "
         << ore::NV("ScavengeNs", Plan.ScavengeNs) << " ns";
+    else if (!Plan.ScavengeSkipped.empty())
+      R << "; its stalls are not lent to scavengers: " << Plan.ScavengeSkipped;
     return R;
   });
   return true;

@@ -53,6 +53,7 @@ void memcoro::chooseScavenging(LoopPlan &Plan) {
   if (Plan.ThroughAmu) {
     LLVM_DEBUG(dbgs() << "memcoro-split: no scavenging in loop " << Plan.Header->getName()
                       << ": its far accesses are AMU requests\n");
+    Plan.ScavengeSkipped = "its far accesses are requests to the AMU, not stalls";
     return;
   }
   // Only the ring counts its live slots; lockstep groups never run alone.
@@ -60,6 +61,7 @@ void memcoro::chooseScavenging(LoopPlan &Plan) {
     LLVM_DEBUG(dbgs() << "memcoro-split: no scavenging in loop " << Plan.Header->getName() << ": "
                       << dispatchName(Plan.Style) << " dispatch with " << Plan.Parallelism
                       << " slots cannot tell when one runs alone\n");
+    Plan.ScavengeSkipped = "a lockstep group of several iterations never runs alone";
     return;
   }
   Plan.ScavengeNs = ScavengeNs;

@@ -213,6 +213,8 @@ struct LoopPlan {
   /// -memcoro-scavenge: nanoseconds a suspension with no other iteration to
   /// run hands to the thread's scavengers (ScavengeScheduler.cpp); 0: none.
   unsigned ScavengeNs = 0;
+  /// Why -memcoro-scavenge does not apply to this loop, for the remark.
+  llvm::StringRef ScavengeSkipped;
 
   void print(llvm::raw_ostream &OS) const;
 };
