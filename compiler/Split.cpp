@@ -170,15 +170,15 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << ", " << ore::NV("OrderedPoints", unsigned(Plan.Ordered.size())) << " run in iteration order";
     if (!Plan.Locked.empty())
       R << "; a read-modify-write split by a suspension kept whole by a lock table";
-    if (Plan.ReassociatedByOpenMP)
-      R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
-    if (Plan.BoundEvaluatedOnce)
-      R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
     if (Plan.ScavengeNs)
       R << "; at a suspension with no other iteration to run, the thread's scavengers run for up to "
         << ore::NV("ScavengeNs", Plan.ScavengeNs) << " ns";
     else if (!Plan.ScavengeSkipped.empty())
       R << "; its stalls are not lent to scavengers: " << Plan.ScavengeSkipped;
+    if (Plan.ReassociatedByOpenMP)
+      R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
+    if (Plan.BoundEvaluatedOnce)
+      R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
     return R;
   });
   return true;
