@@ -104,8 +104,10 @@ std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, boo
     Why = Legality.checkPlan();
   if (!Why)
     Why = planOrdered(A, Plan);
-  if (!Why)
+  if (!Why) {
     Plan.AmuKeptStatic = chooseAmuDispatch(Plan);
+    chooseScavenging(Plan);
+  }
   if (Why || !Keep)
     Legality.revert();
   return Why;
@@ -195,6 +197,11 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << ", " << ore::NV("OrderedPoints", unsigned(Plan.Ordered.size())) << " run in iteration order";
     if (!Plan.Locked.empty())
       R << "; a read-modify-write split by a suspension kept whole by a lock table";
+    if (Plan.ScavengeNs)
+      R << "; at a suspension with no other iteration to run, the thread's scavengers run for up to "
+        << ore::NV("ScavengeNs", Plan.ScavengeNs) << " ns";
+    else if (!Plan.ScavengeSkipped.empty())
+      R << "; its stalls are not lent to scavengers: " << Plan.ScavengeSkipped;
     if (Plan.ReassociatedByOpenMP)
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
     if (Plan.BoundEvaluatedOnce)

@@ -213,6 +213,11 @@ struct LoopPlan {
   /// The static AMU scheduler runs the loop although another was asked for:
   /// it has code in iteration order (chooseAmuDispatch).
   bool AmuKeptStatic = false;
+  /// -memcoro-scavenge: nanoseconds a suspension with no other iteration to
+  /// run hands to the thread's scavengers (ScavengeScheduler.cpp); 0: none.
+  unsigned ScavengeNs = 0;
+  /// Why -memcoro-scavenge does not apply to this loop, for the remark.
+  llvm::StringRef ScavengeSkipped;
 
   void print(llvm::raw_ostream &OS) const;
 };
@@ -272,6 +277,9 @@ void chooseAmuScheduler(LoopPlan &Plan);
 /// scheduler's ring or lockstep (the completion-order schedulers have no
 /// turns). True when that overrode the scheduler asked for.
 bool chooseAmuDispatch(LoopPlan &Plan);
+/// Under -memcoro-scavenge, records the bound in the plan unless the loop
+/// runs through the AMU (ScavengeScheduler.cpp).
+void chooseScavenging(LoopPlan &Plan);
 
 /// Whether \p Phi is an append counter (`next[n++] = v`); if so, records it
 /// in \p Plan (SplitOrdered.cpp).
@@ -447,6 +455,9 @@ public:
   virtual void emitNext(llvm::IRBuilder<> &B, llvm::Value *NextSlot) = 0;
   /// The allocas to promote to registers, in order.
   virtual void promotableState(llvm::SmallVectorImpl<llvm::AllocaInst *> &Allocas) = 0;
+  /// i64: the slots not yet retired, or null when the scheduler does not
+  /// count them (scavenger mode asks whether a slot runs alone).
+  virtual llvm::Value *emitLiveSlots(llvm::IRBuilder<> &B) { return nullptr; }
   /// Once the skeleton is complete and its state promoted: last rewrites
   /// that must not disturb the frame (the AMU's helpers are inlined here).
   virtual void finishLowering() {}
@@ -514,6 +525,9 @@ std::unique_ptr<SchedulerCodeGen> createLockstepScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createAmuStaticScheduler(Skeleton &S, std::unique_ptr<SchedulerCodeGen> Static);
 std::unique_ptr<SchedulerCodeGen> createAmuGetfinScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createAmuBafinScheduler(Skeleton &S);
+/// Scavenger mode (ScavengeScheduler.cpp): \p Static, whose suspensions with
+/// no other iteration to run call memcoro_scavenge.
+std::unique_ptr<SchedulerCodeGen> createScavengeScheduler(Skeleton &S, std::unique_ptr<SchedulerCodeGen> Static);
 
 /// Under -memcoro-check (SplitCheck.cpp): reports every memory access of the
 /// loop, with the iteration number \p K, to the checking runtime. Called by

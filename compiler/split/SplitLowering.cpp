@@ -175,6 +175,8 @@ LoweredLoop CoroutineLowering::run() {
     Gen = createAmuBafinScheduler(S);
   else if (Plan.ThroughAmu)
     Gen = createAmuStaticScheduler(S, std::move(Gen));
+  if (Plan.ScavengeNs)
+    Gen = createScavengeScheduler(S, std::move(Gen));
   assert((!NumWaits || Plan.Style == Dispatch::Ring) && "only the ring has a resume state per slot");
   std::unique_ptr<WaitCodeGen> Waits = Plan.WaitsForTurn     ? createTurnCodeGen(S)
                                       : !Plan.Locked.empty() ? createLockTableCodeGen(S, Plan)

@@ -419,6 +419,8 @@ void LoopPlan::print(raw_ostream &OS) const {
       OS << "    store:" << *P.Store << "\n";
   }
   OS << "  dispatch: " << dispatchName(Style) << (ThroughAmu ? ", far accesses through the AMU" : "") << "\n";
+  if (ScavengeNs)
+    OS << "  scavenge: up to " << ScavengeNs << " ns at a suspension with no other iteration to run\n";
   if (!Ordered.empty())
     OS << "  order kept by: " << (WaitsForTurn ? "turns (an iteration waits for the one before it)" : "lockstep slot order")
        << "\n";
