@@ -25,6 +25,10 @@
 #define VARIANT serial
 #endif
 #define KERNEL(name) CM_NAME(name, VARIANT)
+/// parallel(N) of the loops that take it from the build (-DCM_N=...).
+#ifndef CM_N
+#define CM_N 16
+#endif
 
 static inline uint64_t cm_rand(uint64_t *s) {
   uint64_t z = (*s += 0x9e3779b97f4a7c15ull);

@@ -4,20 +4,23 @@
 // Argument: number of keys (default 2^25).
 #include "costmodel.h"
 
+#ifndef MAX_KEY
 #define MAX_KEY (1u << 21)
+#endif
 #ifdef COSTMODEL_MAIN
 uint32_t counts_serial[MAX_KEY], counts_memcoro[MAX_KEY], counts_insist[MAX_KEY];
 #else
 extern uint32_t CM_NAME(counts, VARIANT)[MAX_KEY];
 #endif
 
+#ifndef COSTMODEL_MAIN
 void KERNEL(histogram)(const uint32_t *key, size_t n) {
-#pragma memcoro parallel(16)
+#pragma memcoro parallel(CM_N)
   for (size_t i = 0; i < n; ++i)
     CM_NAME(counts, VARIANT)[key[i]]++;
 }
 
-#ifdef COSTMODEL_MAIN
+#else
 void histogram_serial(const uint32_t *, size_t);
 void histogram_memcoro(const uint32_t *, size_t);
 void histogram_insist(const uint32_t *, size_t);

@@ -10,15 +10,16 @@ uint32_t hot[1024];
 extern uint32_t hot[1024];
 #endif
 
+#ifndef COSTMODEL_MAIN
 uint64_t KERNEL(mixed)(const uint32_t *ix, const uint32_t *iy, const uint64_t *cold, size_t n) {
   uint64_t s = 0;
-#pragma memcoro parallel(16)
+#pragma memcoro parallel(CM_N)
   for (size_t i = 0; i < n; ++i)
     s += hot[ix[i]] * cold[iy[i]];
   return s;
 }
 
-#ifdef COSTMODEL_MAIN
+#else
 uint64_t mixed_serial(const uint32_t *, const uint32_t *, const uint64_t *, size_t);
 uint64_t mixed_memcoro(const uint32_t *, const uint32_t *, const uint64_t *, size_t);
 uint64_t mixed_insist(const uint32_t *, const uint32_t *, const uint64_t *, size_t);

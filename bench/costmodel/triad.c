@@ -3,13 +3,14 @@
 // One op = one element. Argument: total bytes of the three arrays.
 #include "costmodel.h"
 
+#ifndef COSTMODEL_MAIN
 void KERNEL(triad)(double *a, const double *b, const double *c, double q, size_t n) {
 #pragma memcoro parallel(16) remote(a, b, c)
   for (size_t i = 0; i < n; ++i)
     a[i] = b[i] + q * c[i];
 }
 
-#ifdef COSTMODEL_MAIN
+#else
 void triad_serial(double *, const double *, const double *, double, size_t);
 void triad_memcoro(double *, const double *, const double *, double, size_t);
 void triad_insist(double *, const double *, const double *, double, size_t);

@@ -149,8 +149,10 @@ struct NotSuspended {
   enum Kind { AffineStream, IndexArithmetic, Invariant, SmallObject, OverlappedInnerLoop };
   llvm::Instruction *Access;
   Kind What;
+  /// SmallObject: the object's size.
+  uint64_t Bytes = 0;
   /// The reason in the remark's words.
-  const char *describe() const;
+  std::string describe() const;
 };
 
 /// Why a marked loop stays serial: what its missed remark says, and where.

@@ -57,7 +57,7 @@ uint64_t mixed(const uint32_t *ix, const uint32_t *iy, const uint64_t *cold, siz
     s += hot[ix[i]] * cold[iy[i]];
   return s;
 }
-// CHECK: split-cost-model.c:[[@LINE-3]]:10: remark: no suspension at this load: into a small object, which stays in the cache
+// CHECK: split-cost-model.c:[[@LINE-3]]:10: remark: no suspension at this load: into an object of 4 KiB, which fits in the cache
 // CHECK: split-cost-model.c:[[@LINE-5]]:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point, lockstep dispatch
 // OFF: split-cost-model.c:[[@LINE-6]]:3: remark: loop turned into 16 interleaved coroutines: 2 suspension points
 
