@@ -1,4 +1,6 @@
-// remote_clause: remote(a) makes even an affine stream a suspension point.
+// remote_clause: remote(a) names an affine stream, which the cost model leaves to the hardware prefetcher: serial.
+// cost-model: on
+// expect: serial
 #include "common.h"
 int main(int argc, char **argv) {
   int n = diff_trips(argc, argv);
