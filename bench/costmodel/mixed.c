@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < n; ++i)
     ix[i] = cm_rand(&s) % 1024, iy[i] = cm_rand(&s) % entries;
   char what[64];
-  snprintf(what, sizeof what, "mixed hot 4K, cold %s", argc > 1 ? argv[1] : "1G");
+  snprintf(what, sizeof what, "mixed hot 4K, cold %s, N=%d", argc > 1 ? argv[1] : "1G", CM_N);
   return cm_measure(what, (double)n, cm_trials(argc, argv), run, result);
 }
 #endif

@@ -12,27 +12,29 @@ out=$root/build/costmodel
 mkdir -p "$out"
 repeats=${1:-3}
 
-build() { # kernel, extra flags...
-  k=$1; shift
-  "$cc" -O3 -march=x86-64-v3 "$@" -fno-memcoro -DVARIANT=serial -c "$here/$k.c" -o "$out/$k.serial.o"
+build() { # binary, kernel, extra flags...
+  b=$1 k=$2; shift 2
+  "$cc" -O3 -march=x86-64-v3 "$@" -fno-memcoro -DVARIANT=serial -c "$here/$k.c" -o "$out/$b.serial.o"
   "$cc" -O3 -march=x86-64-v3 "$@" -DVARIANT=memcoro -Rpass=memcoro -Rpass-missed=memcoro \
-    -c "$here/$k.c" -o "$out/$k.memcoro.o" 2>"$out/$k.remarks"
-  "$cc" -O3 -march=x86-64-v3 "$@" -fno-memcoro-cost-model -DVARIANT=insist -c "$here/$k.c" -o "$out/$k.insist.o"
-  "$cc" -O3 -march=x86-64-v3 "$@" -fno-memcoro -DCOSTMODEL_MAIN -c "$here/$k.c" -o "$out/$k.main.o"
-  "$cc" "$out/$k.main.o" "$out/$k.serial.o" "$out/$k.memcoro.o" "$out/$k.insist.o" -o "$out/$k"
-  sed 's/^/  # /' "$out/$k.remarks"
+    -c "$here/$k.c" -o "$out/$b.memcoro.o" 2>"$out/$b.remarks"
+  "$cc" -O3 -march=x86-64-v3 "$@" -fno-memcoro-cost-model -DVARIANT=insist -c "$here/$k.c" -o "$out/$b.insist.o"
+  "$cc" -O3 -march=x86-64-v3 "$@" -fno-memcoro -DCOSTMODEL_MAIN -c "$here/$k.c" -o "$out/$b.main.o"
+  "$cc" "$out/$b.main.o" "$out/$b.serial.o" "$out/$b.memcoro.o" "$out/$b.insist.o" -o "$out/$b"
+  grep -o 'remark: .*' "$out/$b.remarks" | sed "s/^/  # $b: /"
 }
-build triad
-build mixed
-build histogram
-build pagerank -ffast-math
+build triad triad
+build mixed16 mixed -DCM_N=16
+build mixed64 mixed -DCM_N=64
+build histogram histogram
+build pagerank pagerank -ffast-math
 
 cpu=$(($(nproc) - 1))
 for r in $(seq "$repeats"); do
   echo "== repeat $r"
   taskset -c "$cpu" "$out/triad" 1M
   taskset -c "$cpu" "$out/triad" 1G 3
-  taskset -c "$cpu" "$out/mixed" 1G
+  taskset -c "$cpu" "$out/mixed16" 1G
+  taskset -c "$cpu" "$out/mixed64" 1G
   taskset -c "$cpu" "$out/histogram"
   taskset -c "$cpu" "$out/pagerank" 22 3
 done
