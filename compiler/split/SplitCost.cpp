@@ -48,7 +48,6 @@
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 
@@ -60,7 +59,7 @@ using namespace memcoro;
 STATISTIC(NumNotWorth, "Number of remote accesses the cost model left without a suspension");
 STATISTIC(NumLoopsNotWorth, "Number of marked loops the cost model left serial");
 
-static cl::opt<bool> CostModel("memcoro-cost-model", cl::Hidden, cl::init(true),
+static cl::opt<bool> UseCostModel("memcoro-cost-model", cl::Hidden, cl::init(true),
                                cl::desc("Leave accesses whose latency the hardware hides (streams, small "
                                         "objects, independent loads of inner loops) without a suspension"));
 
@@ -103,9 +102,9 @@ std::string NotSuspended::describe() const {
 
 namespace {
 
-class CostModelImpl {
+class SuspensionCostModel {
 public:
-  CostModelImpl(const SplitAnalyses &A, LoopPlan &Plan) : A(A), Plan(Plan), L(Plan.L) {}
+  SuspensionCostModel(const SplitAnalyses &A, LoopPlan &Plan) : A(A), Plan(Plan), L(Plan.L) {}
   void run(SmallPtrSetImpl<Instruction *> &Candidates);
 
 private:
@@ -123,7 +122,7 @@ private:
 
 } // namespace
 
-std::optional<uint64_t> CostModelImpl::objectSize(Value *Ptr) {
+std::optional<uint64_t> SuspensionCostModel::objectSize(Value *Ptr) {
   const Value *Obj = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
   if (auto *GV = dyn_cast<GlobalVariable>(Obj)) {
     if (GV->getValueType()->isSized())
@@ -148,7 +147,7 @@ std::optional<uint64_t> CostModelImpl::objectSize(Value *Ptr) {
 /// min/max over invariants, small constants and affine inductions. No load,
 /// no other loop-carried value, no bit mixing (xor, shifts, masks), which is
 /// what hashes and random number generators are made of.
-bool CostModelImpl::isIndexArithmetic(Value *V, SmallPtrSetImpl<Value *> &Seen, unsigned Depth) {
+bool SuspensionCostModel::isIndexArithmetic(Value *V, SmallPtrSetImpl<Value *> &Seen, unsigned Depth) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I || !L.contains(I) || !Seen.insert(I).second)
     return true;
@@ -194,7 +193,7 @@ bool CostModelImpl::isIndexArithmetic(Value *V, SmallPtrSetImpl<Value *> &Seen, 
   return false;
 }
 
-std::optional<NotSuspended> CostModelImpl::classify(Instruction &I, Value *Ptr) {
+std::optional<NotSuspended> SuspensionCostModel::classify(Instruction &I, Value *Ptr) {
   if (std::optional<uint64_t> Size = objectSize(Ptr); Size && *Size <= CacheResidentBytes)
     return NotSuspended{&I, NotSuspended::SmallObject, *Size};
   if (L.isLoopInvariant(Ptr))
@@ -218,7 +217,7 @@ std::optional<NotSuspended> CostModelImpl::classify(Instruction &I, Value *Ptr) 
 /// loop \p Around (a list walk p = p->next, a binary search's bounds): then
 /// that loop's loads form a chain the processor cannot overlap. \p Around is
 /// the inner loop whose header phi the walk came through, or null.
-bool CostModelImpl::carriedThroughMemory(Value *V, const Loop *Around, SmallPtrSetImpl<const Value *> &Seen) {
+bool SuspensionCostModel::carriedThroughMemory(Value *V, const Loop *Around, SmallPtrSetImpl<const Value *> &Seen) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I || !L.contains(I) || !Seen.insert(I).second)
     return false;
@@ -243,7 +242,7 @@ bool CostModelImpl::carriedThroughMemory(Value *V, const Loop *Around, SmallPtrS
 /// Whether the value of \p Load decides a branch of the loop, through
 /// arithmetic, comparisons, selects and phis: then the core must wait for it
 /// before it knows the path (and a misprediction discards the loads after it).
-bool CostModelImpl::decidesBranch(Instruction &Load) {
+bool SuspensionCostModel::decidesBranch(Instruction &Load) {
   SmallVector<Instruction *, 16> Work = {&Load};
   SmallPtrSet<Instruction *, 16> Seen;
   while (!Work.empty()) {
@@ -261,8 +260,10 @@ bool CostModelImpl::decidesBranch(Instruction &Load) {
   return false;
 }
 
-bool CostModelImpl::innerLoopIsOverlapped(const Loop &Inner, ArrayRef<Instruction *> Accesses) {
+bool SuspensionCostModel::innerLoopIsOverlapped(const Loop &Inner, ArrayRef<Instruction *> Accesses) {
   for (Instruction *I : Accesses) {
+    if (!isa<LoadInst>(I) && !isa<StoreInst>(I))
+      return false;
     SmallPtrSet<const Value *, 32> Seen;
     if (carriedThroughMemory(accessedPointer(*I), nullptr, Seen)) {
       LLVM_DEBUG(dbgs() << "memcoro-split: inner loop " << Inner.getHeader()->getName()
@@ -275,17 +276,15 @@ bool CostModelImpl::innerLoopIsOverlapped(const Loop &Inner, ArrayRef<Instructio
                         << " keeps its suspensions: the value of" << *I << " decides a branch\n");
       return false;
     }
-    if (!isa<LoadInst>(I) && !isa<StoreInst>(I))
-      return false;
   }
   return true;
 }
 
-void CostModelImpl::run(SmallPtrSetImpl<Instruction *> &Candidates) {
+void SuspensionCostModel::run(SmallPtrSetImpl<Instruction *> &Candidates) {
   const auto *Remote = A.RAI.lookup(&L);
   if (!Remote)
     return;
-  if (!CostModel || findOptionMDForLoop(&L, InsistMD)) {
+  if (!UseCostModel || findOptionMDForLoop(&L, InsistMD)) {
     LLVM_DEBUG(dbgs() << "memcoro-split: cost model off for loop " << L.getHeader()->getName()
                       << ": every remote access is a suspension candidate\n");
     return;
@@ -322,7 +321,7 @@ std::optional<SerialReason> memcoro::applyCostModel(const SplitAnalyses &A, Loop
                                                     SmallPtrSetImpl<Instruction *> &Candidates) {
   if (Candidates.empty())
     return std::nullopt;
-  CostModelImpl(A, Plan).run(Candidates);
+  SuspensionCostModel(A, Plan).run(Candidates);
   if (!Candidates.empty() || Plan.NotWorth.empty())
     return std::nullopt;
   ++NumLoopsNotWorth;
