@@ -15,8 +15,8 @@
 //                      of streams the prefetcher follows;
 //   invariant          the same address in every iteration: in the cache
 //                      after the first;
-//   small object       into a global, stack or constant-size heap object no
-//                      larger than -memcoro-cache-resident-bytes (a 4 KiB
+//   small object       into a global, stack or constant-size heap object
+//                      smaller than -memcoro-cache-resident-bytes (a 4 KiB
 //                      lookup table, NPB IS's 8 MiB key counts): it stays
 //                      in the cache, whose hits the core overlaps;
 //   overlapped inner   loads of an inner loop whose iterations are
@@ -68,11 +68,13 @@ static cl::opt<unsigned> StreamStride("memcoro-stream-stride", cl::Hidden, cl::i
                                                "hardware prefetcher"));
 
 // The last-level cache of the machine memcoro is tuned on (AMD EPYC Zen 4,
-// 32 MiB per CCD): a histogram into a table of 1-32 MiB ran at 0.43-0.56x
-// serial interleaved, at 1.0x left serial (docs/bench.md, "Cost model").
+// 32 MiB per CCD): a histogram into a table of 1-16 MiB ran at 0.44-0.82x
+// serial interleaved, at 1.0x left serial (docs/bench.md, "Cost model"). An
+// object as large as the whole cache shares it with everything else, and
+// misses: it keeps its suspension.
 static cl::opt<uint64_t> CacheResidentBytes("memcoro-cache-resident-bytes", cl::Hidden, cl::init(32u << 20),
-                                            cl::desc("Largest object in bytes whose accesses are taken to "
-                                                     "hit in the cache (the last-level cache)"));
+                                            cl::desc("Objects smaller than this many bytes are taken to "
+                                                     "stay in the cache (the last-level cache's size)"));
 
 /// Constants an index may be multiplied by and still follow the counter
 /// through memory in order; larger ones scatter it (a multiplicative hash).
@@ -194,7 +196,7 @@ bool SuspensionCostModel::isIndexArithmetic(Value *V, SmallPtrSetImpl<Value *> &
 }
 
 std::optional<NotSuspended> SuspensionCostModel::classify(Instruction &I, Value *Ptr) {
-  if (std::optional<uint64_t> Size = objectSize(Ptr); Size && *Size <= CacheResidentBytes)
+  if (std::optional<uint64_t> Size = objectSize(Ptr); Size && *Size < CacheResidentBytes)
     return NotSuspended{&I, NotSuspended::SmallObject, *Size};
   if (L.isLoopInvariant(Ptr))
     return NotSuspended{&I, NotSuspended::Invariant};
