@@ -127,8 +127,9 @@ private:
 std::optional<uint64_t> SuspensionCostModel::objectSize(Value *Ptr) {
   const Value *Obj = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
   if (auto *GV = dyn_cast<GlobalVariable>(Obj)) {
-    if (GV->getValueType()->isSized())
-      return A.DL.getTypeAllocSize(GV->getValueType()).getFixedValue();
+    // `extern int t[];` is a [0 x i32]: its size is not known here.
+    if (uint64_t Size = GV->getValueType()->isSized() ? A.DL.getTypeAllocSize(GV->getValueType()).getFixedValue() : 0)
+      return Size;
     return std::nullopt;
   }
   if (auto *Alloca = dyn_cast<AllocaInst>(Obj)) {

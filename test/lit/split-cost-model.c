@@ -61,6 +61,19 @@ uint64_t mixed(const uint32_t *ix, const uint32_t *iy, const uint64_t *cold, siz
 // CHECK: split-cost-model.c:[[@LINE-5]]:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point, lockstep dispatch
 // OFF: split-cost-model.c:[[@LINE-6]]:3: remark: loop turned into 16 interleaved coroutines: 2 suspension points
 
+// A table declared without its size elsewhere: its size is not known, and it
+// keeps its suspension.
+extern uint64_t far_table[];
+uint64_t unsized(const uint32_t *ix, size_t n) {
+  uint64_t s = 0;
+#pragma memcoro parallel(16)
+  for (size_t i = 0; i < n; ++i)
+    s += far_table[ix[i]];
+  return s;
+}
+// CHECK-NOT: no suspension at this load
+// CHECK: split-cost-model.c:[[@LINE-5]]:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point
+
 // Pull PageRank: the inner loop's loads are independent; the core overlaps
 // them. Nothing else misses, so the loop stays serial. (With off[u] and
 // off[u + 1] as bounds, LLVM carries off[u + 1] over to the next iteration
