@@ -89,7 +89,7 @@ public:
     for (Instruction &I : instructions(F))
       if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
         StringRef Text = annotationText(*II);
-        if (Text == LoopAnnotation || Text.starts_with((LoopAnnotation + ReassocSuffix).str()))
+        if (Text == LoopAnnotation || Text.starts_with((LoopAnnotation + " ").str()))
           LoopMarkers.push_back(II);
         else if (Text == OrderedAnnotation)
           OrderedMarkers.push_back(II);
@@ -183,9 +183,13 @@ private:
                                         MDString::get(Ctx, join(Names, ", "))}));
     // An OpenMP reduction clause on the loop permits reassociating these
     // floating-point reductions, whatever the file's fast-math flags.
-    if (StringRef Ops = annotationText(Marker).drop_front(LoopAnnotation.size());
-        Ops.consume_front(ReassocSuffix))
+    StringRef Ops = annotationText(Marker).drop_front(LoopAnnotation.size());
+    bool Insist = Ops.consume_back(InsistSuffix);
+    if (Ops.consume_front(ReassocSuffix))
       Props.push_back(MDNode::get(Ctx, {MDString::get(Ctx, ReassocMD), MDString::get(Ctx, Ops)}));
+    // The user wants every remote access to be a suspension point.
+    if (Insist)
+      Props.push_back(MDNode::get(Ctx, {MDString::get(Ctx, InsistMD)}));
     // The pragma's own location gives the remarks a place when the loop
     // metadata carries none (no -g and no -Rpass).
     if (DILocation *Loc = Marker.getDebugLoc())

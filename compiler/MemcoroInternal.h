@@ -39,6 +39,11 @@ inline constexpr llvm::StringLiteral LoopIdMD = "memcoro.id";
 inline constexpr llvm::StringLiteral ReassocMD = "memcoro.reassoc";
 /// What the pragma plugin appends to the loop annotation for them.
 inline constexpr llvm::StringLiteral ReassocSuffix = " reassoc ";
+/// Loop metadata: the pragma's `insist` clause; every remote access is a
+/// suspension point, whatever the cost model says.
+inline constexpr llvm::StringLiteral InsistMD = "memcoro.insist";
+/// What the pragma plugin appends to the loop annotation for it.
+inline constexpr llvm::StringLiteral InsistSuffix = " insist";
 /// Loop metadata: names listed in remote(), for remarks.
 inline constexpr llvm::StringLiteral RemoteNamesMD = "memcoro.remote.names";
 /// Module metadata: every marked loop, !{i32 id, !DILocation or null}.

@@ -77,7 +77,14 @@ constexpr llvm::StringLiteral LoopMarker = "memcoro.loop";
 constexpr llvm::StringLiteral RemoteMarker = "memcoro.remote";
 /// Appended to LoopMarker, then the operators: " reassoc +*".
 constexpr llvm::StringLiteral ReassocSuffix = " reassoc ";
+/// Appended last to LoopMarker for the `insist` clause.
+constexpr llvm::StringLiteral InsistSuffix = " insist";
 constexpr llvm::StringLiteral OrderedMarker = "memcoro.ordered";
+
+/// Whether \p Text is a loop marker, with or without its suffixes.
+bool isLoopMarker(llvm::StringRef Text) {
+  return Text == LoopMarker || Text.starts_with((LoopMarker + " ").str());
+}
 
 /// Every diagnostic memcoro's front end can emit, registered once per
 /// compilation. Messages name the construct in the user's words.
@@ -99,9 +106,9 @@ struct MemcoroDiags {
       return D.getCustomDiagID(L::Note, Msg);
     };
     UnknownClause = Err("unknown clause '%0' in '#pragma memcoro'; expected "
-                        "'parallel' or 'remote'");
-    ExpectedClause = Err("expected a clause ('parallel' or 'remote') in "
-                         "'#pragma memcoro'");
+                        "'parallel', 'remote' or 'insist'");
+    ExpectedClause = Err("expected a clause ('parallel', 'remote' or "
+                         "'insist') in '#pragma memcoro'");
     ExpectedLParen = Err("expected '(' after '%0' in '#pragma memcoro'");
     ExpectedRParen = Err("expected ')' to close '%0(' in '#pragma memcoro'");
     ExpectedExpr = Err("expected an expression in 'parallel()'");
@@ -152,6 +159,9 @@ struct Clauses {
   /// "+", "*" or "+*": the floating-point reductions the OpenMP directive
   /// before the pragma names in reduction() clauses.
   std::string ReductionOps;
+  /// `insist`: every remote access is a suspension point, whatever memcoro's
+  /// cost model says; invalid when absent.
+  SourceLocation InsistLoc;
 };
 
 /// The reduction operators of the `#pragma omp ... reduction(op: list)`
@@ -442,6 +452,18 @@ private:
       }
       StringRef Name = Tok.getIdentifierInfo()->getName();
       SourceLocation NameLoc = Tok.getLocation();
+      if (Name == "insist") {
+        if (C.InsistLoc.isValid()) {
+          diag(NameLoc, State->Ids.DuplicateClause) << Name;
+          diag(C.InsistLoc, State->Ids.PreviousHere);
+          return false;
+        }
+        C.InsistLoc = NameLoc;
+        PP.Lex(Tok);
+        if (Tok.is(tok::comma))
+          PP.Lex(Tok);
+        continue;
+      }
       bool IsParallel = Name == "parallel";
       if (!IsParallel && Name != "remote") {
         diag(NameLoc, State->Ids.UnknownClause) << Name;
@@ -738,6 +760,8 @@ private:
     std::string Loop = LoopMarker.str();
     if (!C.ReductionOps.empty())
       Loop += (ReassocSuffix + C.ReductionOps).str();
+    if (C.InsistLoc.isValid())
+      Loop += InsistSuffix;
     if (C.ParallelLoc.isValid()) {
       Annotation({"int"}, C.ParallelExpr, Loop, PragmaLoc);
     } else {
@@ -871,7 +895,7 @@ public:
   bool TraverseIfStmt(IfStmt *If) {
     const CallExpr *Marker = markerIn(If->getCond());
     StringRef Kind = Marker ? markerText(Marker) : "";
-    if (Kind == LoopMarker) {
+    if (isLoopMarker(Kind)) {
       // A marked loop nested in another: its ordered regions are its own.
       auto Saved = std::exchange(EnclosingOrdered, SourceLocation());
       ++MarkedBodies;
@@ -909,7 +933,7 @@ public:
     auto *Parens = dyn_cast<ParenExpr>(Cast->getSubExprAsWritten());
     if (!Parens)
       return true;
-    if (Marker->getString() == LoopMarker || Marker->getString().starts_with((LoopMarker + ReassocSuffix).str()))
+    if (isLoopMarker(Marker->getString()))
       checkParallel(Cast, Parens->getSubExpr());
     else if (Marker->getString().starts_with((RemoteMarker + " ").str()))
       checkRemote(Parens->getSubExpr());
@@ -933,7 +957,7 @@ private:
     if (const auto *CE = dyn_cast<CallExpr>(S);
         CE && CE->getBuiltinCallee() == Builtin::BI__builtin_annotation &&
         CE->getNumArgs() == 2 &&
-        (markerText(CE) == LoopMarker || markerText(CE) == OrderedMarker))
+        (isLoopMarker(markerText(CE)) || markerText(CE) == OrderedMarker))
       return CE;
     for (const Stmt *Child : S->children())
       if (const CallExpr *Found = markerIn(Child))

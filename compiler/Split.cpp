@@ -119,7 +119,9 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
   LoopPlan Plan(L);
   PrettyStackTraceFormat StackEntry("memcoro-split: transforming the marked loop '%s' in '%s'",
                                     L.getHeader()->getName().str().c_str(), A.F.getName().str().c_str());
-  if (std::optional<SerialReason> Why = planLoop(A, Plan, HasTwin, /*Keep=*/true)) {
+  std::optional<SerialReason> Why = planLoop(A, Plan, HasTwin, /*Keep=*/true);
+  emitCostRemarks(Plan, ORE);
+  if (Why) {
     if (Why->Quiet)
       return false;
     ++NumLoopsRejected;

@@ -8,6 +8,8 @@
 //   split/SplitLegality.cpp may the loop be interleaved, and if not, why
 //   split/SplitPlan.cpp     where it suspends, what is coalesced, which
 //                           dispatch: a LoopPlan, printed by print<memcoro-plan>
+//   split/SplitCost.cpp     the plan's cost model: remote accesses whose
+//                           latency the hardware hides get no suspension
 //   split/SplitFrame.cpp    what a slot holds: saved, preserved and
 //                           rematerialised values, private stack memory
 //   split/SplitOrdered.cpp  what must run in iteration order (ordered
@@ -141,6 +143,18 @@ struct AssumedIndependent {
   llvm::Instruction *Other;
 };
 
+/// A remote access the cost model leaves without a suspension, and why
+/// (SplitCost.cpp).
+struct NotSuspended {
+  enum Kind { AffineStream, IndexArithmetic, Invariant, SmallObject, OverlappedInnerLoop };
+  llvm::Instruction *Access;
+  Kind What;
+  /// SmallObject: the object's size.
+  uint64_t Bytes = 0;
+  /// The reason in the remark's words.
+  std::string describe() const;
+};
+
 /// Why a marked loop stays serial: what its missed remark says, and where.
 struct SerialReason {
   const char *Tag;
@@ -204,6 +218,8 @@ struct LoopPlan {
   /// Remote accesses that need no suspension: an earlier access of the same
   /// iteration already fetched their line.
   llvm::SmallVector<llvm::Instruction *, 2> Covered;
+  /// Remote accesses the cost model judged not worth a suspension.
+  llvm::SmallVector<NotSuspended, 2> NotWorth;
   /// Accesses that share another's suspension, and suspensions dropped because
   /// their line was fetched earlier in the same iteration.
   unsigned Coalesced = 0;
@@ -269,6 +285,14 @@ private:
 /// the dispatch style (SplitPlan.cpp). \p HasTwin: another copy of the same
 /// marked loop exists in the function.
 std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin);
+/// The cost model (SplitCost.cpp): takes out of \p Candidates the accesses
+/// whose latency the hardware hides, recording each in Plan.NotWorth; when
+/// none is left, the reason the loop stays serial.
+std::optional<SerialReason> applyCostModel(const SplitAnalyses &A, LoopPlan &Plan,
+                                           llvm::SmallPtrSetImpl<llvm::Instruction *> &Candidates);
+/// One -Rpass-analysis=memcoro remark per access the cost model left without
+/// a suspension.
+void emitCostRemarks(const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
 /// Under -memcoro-amu, marks the plan's far accesses as AMU requests
 /// (split/AmuRequests.cpp); otherwise leaves the plan alone.
 void chooseAmuScheduler(LoopPlan &Plan);

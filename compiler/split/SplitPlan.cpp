@@ -250,6 +250,8 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   SmallPtrSet<Instruction *, 16> IsRemote;
   for (const RemoteAccess &RA : *Remote)
     IsRemote.insert(RA.Access);
+  if (std::optional<SerialReason> Why = applyCostModel(A, Plan, IsRemote))
+    return Why;
 
   for (BasicBlock *BB : L.getBlocksVector()) {
     Suspension *Open = nullptr;
@@ -424,4 +426,6 @@ void LoopPlan::print(raw_ostream &OS) const {
   if (!Ordered.empty())
     OS << "  order kept by: " << (WaitsForTurn ? "turns (an iteration waits for the one before it)" : "lockstep slot order")
        << "\n";
+  for (const NotSuspended &N : NotWorth)
+    OS << "  no suspension, " << N.describe() << ":" << *N.Access << "\n";
 }

@@ -20,7 +20,11 @@ write (indirect: only the checking build can tell) and into C[i + d] (affine:
 dependence analysis proves it). Each loop must then print what the serial loop
 prints, or, where it does not, its -fmemcoro-check build must report the
 conflict: never a silent wrong answer.
-A failing seed's program is kept (--keep DIR) for a bug report."""
+A failing seed's program is kept (--keep DIR) for a bug report.
+The tables are small, so memcoro's cost model would keep most loops serial:
+the memcoro builds insist (-fno-memcoro-cost-model) unless --cost-model is
+given, which fuzzes the loops as the cost model plans them (some accesses
+without a suspension)."""
 import argparse
 import os
 import random
@@ -185,6 +189,8 @@ def main():
     ap.add_argument("--keep", help="directory to copy failing programs into")
     ap.add_argument("--conflicts", action="store_true",
                     help="also generate loops whose iterations conflict through memory")
+    ap.add_argument("--cost-model", action="store_true",
+                    help="let the cost model decide, instead of a suspension at every remote access")
     ap.add_argument("--memcoro-flags", default="",
                     help="extra flags for the memcoro build, e.g. '-mllvm -memcoro-dispatch=ring'")
     args = ap.parse_args()
@@ -202,6 +208,8 @@ def main():
                 for mode in modes:
                     exe = os.path.join(tmp, f"fuzz{seed}-{n}{mode}")
                     extra = args.memcoro_flags.split() if mode != "-fno-memcoro" else []
+                    if mode != "-fno-memcoro" and not args.cost_model:
+                        extra.append("-fno-memcoro-cost-model")
                     r = subprocess.run([cc, mode, "-O2", f"-DN={n}", "-Rpass=memcoro", *extra, src, "-o", exe],
                                        capture_output=True, text=True)
                     if r.returncode != 0:

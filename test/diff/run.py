@@ -5,7 +5,13 @@ several parallelisms N, run for trip counts around N; outputs must be identical.
 A program's first lines may say `// expect: serial` (the marked loop must be
 left serial) or `// flags: ...` (extra compiler flags). Otherwise the memcoro
 build must report that it transformed every marked loop, so that a test never
-passes by comparing the serial loop with itself."""
+passes by comparing the serial loop with itself.
+
+The programs' tables are small, so that every answer is quick to check, and
+memcoro's cost model would rightly keep most of their loops serial (the data
+stays in the cache): the memcoro build insists (-fno-memcoro-cost-model), so
+that they test the transformation, unless the program says `// cost-model: on`
+(the programs about the cost model's own decisions)."""
 import argparse
 import os
 import re
@@ -35,6 +41,8 @@ def compile_program(driver, src, out, n, memcoro, opt_flags):
            f"-I{os.path.dirname(src)}", *flags, src, "-o", out]
     if not memcoro:
         cmd.insert(1, "-fno-memcoro")
+    elif header(src, "cost-model") != "on":
+        cmd.insert(1, "-fno-memcoro-cost-model")
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         sys.exit(f"FAIL: compiling {os.path.basename(src)} (N={n}):\n{' '.join(cmd)}\n{res.stderr}")

@@ -1,11 +1,12 @@
 // -fmemcoro-check reports a flow dependence (read after write) that interleaving inverted: a later iteration loads what an earlier one has not stored yet; under lockstep and ring dispatch, with the load outside and inside an inner loop.
-// RUN: %memcoro-cc -O2 -fmemcoro-check -Rpass=memcoro %s -o %t.1 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
+// The arrays are tiny: -fno-memcoro-cost-model keeps the cost model from leaving the loops serial.
+// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -Rpass=memcoro %s -o %t.1 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
 // RUN: not %t.1 2>&1 | FileCheck %s --check-prefixes=CHECK,OUTER
-// RUN: %memcoro-cc -O2 -fmemcoro-check -mllvm -memcoro-dispatch=ring -Rpass=memcoro %s -o %t.2 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -mllvm -memcoro-dispatch=ring -Rpass=memcoro %s -o %t.2 2>&1 | FileCheck %s --check-prefix=RING
 // RUN: not %t.2 2>&1 | FileCheck %s --check-prefixes=CHECK,OUTER
-// RUN: %memcoro-cc -O2 -fmemcoro-check -DINNER -Rpass=memcoro %s -o %t.3 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
+// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -DINNER -Rpass=memcoro %s -o %t.3 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
 // RUN: not %t.3 2>&1 | FileCheck %s --check-prefixes=CHECK,INNER
-// RUN: %memcoro-cc -O2 -fmemcoro-check -DINNER -mllvm -memcoro-dispatch=ring -Rpass=memcoro %s -o %t.4 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -DINNER -mllvm -memcoro-dispatch=ring -Rpass=memcoro %s -o %t.4 2>&1 | FileCheck %s --check-prefix=RING
 // RUN: not %t.4 2>&1 | FileCheck %s --check-prefixes=CHECK,INNER
 #include <stdio.h>
 #include <stdlib.h>

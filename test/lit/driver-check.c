@@ -1,8 +1,9 @@
 // memcoro-cc -fmemcoro-check: the pass option and line tables reach clang (the last of -fmemcoro-check / -fno-memcoro-check wins), the runtime comes with the link, a clean loop runs quietly with status 0, a report makes the exit status 66, and MEMCORO_CHECK_ABORT=1 aborts at the first report.
+// The arrays are tiny: -fno-memcoro-cost-model keeps the cost model from leaving the loops serial.
 // RUN: %memcoro-cc -### -fmemcoro-check -c %s 2>&1 | FileCheck %s --check-prefix=FLAGS
 // RUN: %memcoro-cc -### -fmemcoro-check -fno-memcoro-check -c %s 2>&1 | FileCheck %s --check-prefix=OFF
-// RUN: %memcoro-cc -O2 -fmemcoro-check %s -o %t && %t 2>&1 | FileCheck %s --check-prefix=CLEAN
-// RUN: %memcoro-cc -O2 -fmemcoro-check -DCONFLICT %s -o %t.c
+// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check %s -o %t && %t 2>&1 | FileCheck %s --check-prefix=CLEAN
+// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -DCONFLICT %s -o %t.c
 // RUN: not %t.c 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: env MEMCORO_CHECK_ABORT=1 not --crash %t.c 2>&1 | FileCheck %s --check-prefix=ABORT
 

@@ -38,7 +38,7 @@ int main(void) {
   int finished = 0;
   memcoro_scavenger_add(count, &finished);
   long sum = 0;
-#pragma memcoro parallel(1)
+#pragma memcoro parallel(1) insist
   for (long i = 0; i < M; ++i)
     sum += v[idx[i]];
   long ran = progress;
