@@ -38,7 +38,7 @@ void bfs_serial(Graph g, const uint32_t *roots, size_t nroots, int64_t *parents,
     size_t nfrontier = 1;
     while (nfrontier > 0) {
       size_t nnext = 0;
-#pragma memcoro parallel(MEMCORO_N) remote(offsets, adj, parent)
+#pragma memcoro MEMCORO_PARALLEL remote(offsets, adj, parent)
       for (size_t i = 0; i < nfrontier; ++i) {
         const uint32_t u = frontier[i];
         for (uint64_t e = offsets[u]; e < offsets[u + 1]; ++e) {
@@ -125,6 +125,42 @@ void bfs_amac_one(Graph g, uint32_t root, int64_t *parent, uint32_t *frontier, u
     }
     std::swap(frontier, next);
     nfrontier = nnext;
+  }
+}
+
+// The user's loop with prefetches added, d ahead: the offsets of frontier
+// vertex i + d, the adjacency start of vertex i + d/2 (its offsets came in
+// d/2 vertices ago), and within a vertex the parent of neighbour e + d. The
+// vertices are visited in the serial order, so the parents are the serial ones.
+void bfs_pfd(Graph g, const uint32_t *roots, size_t nroots, int64_t *parents, uint32_t *frontier,
+             uint32_t *next, int d) {
+  for (size_t r = 0; r < nroots; ++r) {
+    int64_t *parent = parents + r * g.nvertices;
+    parent[roots[r]] = roots[r];
+    frontier[0] = roots[r];
+    size_t nfrontier = 1;
+    while (nfrontier > 0) {
+      size_t nnext = 0;
+      for (size_t i = 0; i < nfrontier; ++i) {
+        if (i + (size_t)d < nfrontier)
+          __builtin_prefetch(&g.offsets[frontier[i + d]]);
+        if (i + (size_t)d / 2 < nfrontier)
+          __builtin_prefetch(&g.adj[g.offsets[frontier[i + d / 2]]]);
+        const uint32_t u = frontier[i];
+        const uint64_t end = g.offsets[u + 1];
+        for (uint64_t e = g.offsets[u]; e < end; ++e) {
+          if (e + (uint64_t)d < end)
+            __builtin_prefetch(&parent[g.adj[e + d]]);
+          const uint32_t v = g.adj[e];
+          if (parent[v] < 0) {
+            parent[v] = u;
+            next[nnext++] = v;
+          }
+        }
+      }
+      std::swap(frontier, next);
+      nfrontier = nnext;
+    }
   }
 }
 
@@ -287,6 +323,10 @@ int main(int argc, char **argv) {
       o, [=](SerialFn fn) { *last_exact = true; fn(g, rs, kRoots, p, qa, qb); },
       [=](int n) { *last_exact = false; bfs_coro(g, rs, kRoots, p, qa, qb, n); },
       [=](int n) { *last_exact = false; bfs_amac(g, rs, kRoots, p, qa, qb, n); });
+  bench::add_swept(variants, o, "pfd", o.ds, [=](int d) {
+    *last_exact = true;
+    bfs_pfd(g, rs, kRoots, p, qa, qb, d);
+  });
 
   bench::Kernel k;
   k.name = "bfs";
