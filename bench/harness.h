@@ -274,6 +274,25 @@ template <class T> void shuffle(T *data, size_t count, Rng &rng) {
     std::swap(data[i - 1], data[rng.below(i)]);
 }
 
+// The data of a one-access gather or scatter kernel: a u64 table of --bytes
+// (left for the kernel to fill) and --ops (default 2 Mi) uniform random
+// 32-bit indices into it, read in order by the loop.
+struct IndexedTable {
+  std::vector<uint32_t> index;
+  RemoteArray<uint64_t> table;
+};
+
+inline IndexedTable indexed_table(const Options &o) {
+  const size_t size = o.bytes / sizeof(uint64_t);
+  if (size > (1ull << 32))
+    die("--bytes too large: the indices are 32-bit");
+  Rng rng(o.seed);
+  std::vector<uint32_t> index(o.ops ? o.ops : 2u << 20);
+  for (auto &x : index)
+    x = (uint32_t)rng.below(size);
+  return {std::move(index), RemoteArray<uint64_t>(size)};
+}
+
 // ------------------------------------------------------- C++20 coroutines --
 // The `coro` baseline: the state-of-the-art hand-written form (prefetch, then
 // suspend; a static round-robin scheduler over N coroutines). Each of the N

@@ -57,24 +57,17 @@ void gather_hand(bench::Hand form, const uint64_t *t, const uint32_t *ix, size_t
 
 int main(int argc, char **argv) {
   bench::Options o = bench::parse_options(argc, argv, 1ull << 30);
-  const size_t size = o.bytes / sizeof(uint64_t);
-  if (size > (1ull << 32))
-    bench::die("--bytes too large: the indices are 32-bit");
-  const size_t len = o.ops ? o.ops : 2u << 20;
-  bench::RemoteArray<uint64_t> table(size);
+  bench::IndexedTable data = bench::indexed_table(o);
+  const size_t size = data.table.size, len = data.index.size();
   for (size_t k = 0; k < size; ++k)
-    table[k] = bench::mix64(k);
-  bench::Rng rng(o.seed);
-  std::vector<uint32_t> index(len);
-  for (auto &x : index)
-    x = (uint32_t)rng.below(size);
+    data.table[k] = bench::mix64(k);
   // The expected sum, from the index values alone: mix64 of each.
   uint64_t expected = 0;
-  for (uint32_t x : index)
+  for (uint32_t x : data.index)
     expected += bench::mix64(x);
 
-  const uint64_t *t = table.data;
-  const uint32_t *ix = index.data();
+  const uint64_t *t = data.table.data;
+  const uint32_t *ix = data.index.data();
   uint64_t result = 0;
   uint64_t *r = &result;
   auto variants = bench::standard_variants<SerialFn>(

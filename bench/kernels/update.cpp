@@ -47,18 +47,11 @@ void update_hand(bench::Hand form, uint64_t *t, const uint32_t *ix, size_t len, 
 
 int main(int argc, char **argv) {
   bench::Options o = bench::parse_options(argc, argv, 1ull << 30);
-  const size_t size = o.bytes / sizeof(uint64_t);
-  if (size > (1ull << 32))
-    bench::die("--bytes too large: the indices are 32-bit");
-  const size_t len = o.ops ? o.ops : 2u << 20;
-  bench::RemoteArray<uint64_t> table(size);
-  bench::Rng rng(o.seed);
-  std::vector<uint32_t> index(len);
-  for (auto &x : index)
-    x = (uint32_t)rng.below(size);
+  bench::IndexedTable data = bench::indexed_table(o);
+  const size_t size = data.table.size, len = data.index.size();
 
-  uint64_t *t = table.data;
-  const uint32_t *ix = index.data();
+  uint64_t *t = data.table.data;
+  const uint32_t *ix = data.index.data();
   auto rebuild = [=] {
     for (size_t e = 0; e < size; ++e)
       t[e] = e;
