@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -153,7 +154,7 @@ inline Options parse_options(int argc, char **argv, size_t default_bytes) {
   Options o;
   o.bytes = default_bytes;
   o.ns = {1, 2, 4, 8, 16, 32, 64};
-  o.ds = {4, 8, 16, 32, 64};
+  o.ds = {4, 8, 16, 32, 64, 128, 256};
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     auto value = [&]() -> const char * {
@@ -175,9 +176,10 @@ inline Options parse_options(int argc, char **argv, size_t default_bytes) {
       widths.clear();
       for (const auto &s : split(value())) {
         int n = std::atoi(s.c_str());
-        if (n < 1 || n > 64)
+        // --n widths index 64-slot arrays; a distance only offsets an index.
+        if (n < 1 || n > (a == "--n" ? 64 : 1024))
           die(a == "--n" ? "--n values must be in 1..64, got '%s'"
-                         : "--d values must be in 1..64, got '%s'",
+                         : "--d values must be in 1..1024, got '%s'",
               s.c_str());
         widths.push_back(n);
       }
