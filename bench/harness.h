@@ -25,7 +25,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <type_traits>

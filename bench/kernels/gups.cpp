@@ -190,7 +190,9 @@ int main(int argc, char **argv) {
       [=](int n) { gups_amac(t, mask, ran, rounds, n); });
   // One LFSR step reaches the update d ahead only for d < 128 (see gups_pfd).
   std::vector<int> ds;
-  std::copy_if(o.ds.begin(), o.ds.end(), std::back_inserter(ds), [](int d) { return d < (int)kStreams; });
+  for (int d : o.ds)
+    if (d < (int)kStreams)
+      ds.push_back(d);
   bench::add_swept(variants, o, "pfd", ds, [=](int d) { gups_pfd(t, mask, ran, rounds, d); });
   bench::add_swept(variants, o, "group", o.ns, [=](int g) { gups_group(t, mask, ran, rounds, g); });
 
