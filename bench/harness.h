@@ -4,10 +4,12 @@
 // scheduler used by the `coro` baselines, and the registry through which the
 // memcoro-compiled copies of a kernel's serial function make themselves known.
 //
-// Each kernel file is compiled twice (see bench/memcoro-bench):
-//   -fno-memcoro                        serial + coro + amac + main
+// Each kernel file is compiled several times (see bench/memcoro-bench):
+//   -fno-memcoro                        serial + hand-written baselines + main
 //   -DMEMCORO_ONLY -DMEMCORO_N=<n>      only the serial function, compiled by
-//                                       memcoro, registered as ("memcoro", n)
+//                                       memcoro, registered as ("memcoro", n);
+//                                       n = 0: the pragma without parallel(),
+//                                       memcoro's own choice of N
 // and the objects are linked into one binary, so that every variant is timed
 // side by side in one process on the same data.
 #ifndef MEMCORO_BENCH_HARNESS_H
@@ -25,12 +27,22 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <time.h>
 
 #ifndef MEMCORO_N
 #define MEMCORO_N 16
+#endif
+
+// The clause every kernel's pragma starts with: `#pragma memcoro
+// MEMCORO_PARALLEL remote(...)`. Empty for the default-N copy, so that copy is
+// what a user who writes no parallel() gets.
+#if MEMCORO_N == 0
+#define MEMCORO_PARALLEL
+#else
+#define MEMCORO_PARALLEL parallel(MEMCORO_N)
 #endif
 
 namespace bench {
@@ -41,7 +53,7 @@ namespace bench {
 // itself is `static` in each object, so the copies never clash at link time.
 template <class Fn> struct Registered {
   const char *variant; // "serial" or "memcoro"
-  int n;               // MEMCORO_N of the memcoro copy, 0 for serial
+  int n;               // MEMCORO_N of the memcoro copy (0: no parallel()); 0 for serial
   Fn fn;
 };
 
@@ -80,7 +92,8 @@ struct Options {
   size_t bytes = 0;          // total size of the remote data
   uint64_t ops = 0;          // operations per timed run; 0 = the kernel's default
   int trials = 3;            // timed runs of every variant
-  std::vector<int> ns;       // interleaving widths for coro / amac / memcoro
+  std::vector<int> ns;       // interleaving widths for coro / amac / group / memcoro
+  std::vector<int> ds;       // lookahead distances of the hand prefetch-distance loops (pfd)
   std::vector<std::string> variants; // empty = all
   uint64_t seed = 20260101;  // fixed: every run sees the same data
 
@@ -140,6 +153,7 @@ inline Options parse_options(int argc, char **argv, size_t default_bytes) {
   Options o;
   o.bytes = default_bytes;
   o.ns = {1, 2, 4, 8, 16, 32, 64};
+  o.ds = {4, 8, 16, 32, 64, 128, 256};
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     auto value = [&]() -> const char * {
@@ -156,13 +170,17 @@ inline Options parse_options(int argc, char **argv, size_t default_bytes) {
       o.trials = std::atoi(v);
       if (o.trials < 1)
         die("--trials must be at least 1, got '%s'", v);
-    } else if (a == "--n") {
-      o.ns.clear();
+    } else if (a == "--n" || a == "--d") {
+      std::vector<int> &widths = a == "--n" ? o.ns : o.ds;
+      widths.clear();
       for (const auto &s : split(value())) {
         int n = std::atoi(s.c_str());
-        if (n < 1 || n > 64)
-          die("--n values must be in 1..64, got '%s'", s.c_str());
-        o.ns.push_back(n);
+        // --n widths index 64-slot arrays; a distance only offsets an index.
+        if (n < 1 || n > (a == "--n" ? 64 : 1024))
+          die(a == "--n" ? "--n values must be in 1..64, got '%s'"
+                         : "--d values must be in 1..1024, got '%s'",
+              s.c_str());
+        widths.push_back(n);
       }
     } else if (a == "--variants") {
       o.variants = split(value());
@@ -170,7 +188,10 @@ inline Options parse_options(int argc, char **argv, size_t default_bytes) {
       o.seed = std::strtoull(value(), nullptr, 10);
     } else if (a == "--help" || a == "-h") {
       std::printf("usage: %s [--bytes SIZE] [--ops COUNT] [--trials T] [--n 1,2,4,...]\n"
-                  "          [--variants serial,coro,amac,memcoro,...] [--seed S]\n",
+                  "          [--d 4,8,...] [--variants serial,coro,amac,pfd,group,memcoro,\n"
+                  "          memcoro-default,...] [--seed S]\n"
+                  "  --n   widths of coro, amac, group and memcoro (memcoro: the linked copies)\n"
+                  "  --d   lookahead distances of the hand prefetch-distance loop (pfd)\n",
                   argv[0]);
       std::exit(0);
     } else {
@@ -252,6 +273,25 @@ template <class T> uint64_t digest(const T *data, size_t count) {
 template <class T> void shuffle(T *data, size_t count, Rng &rng) {
   for (size_t i = count; i > 1; --i)
     std::swap(data[i - 1], data[rng.below(i)]);
+}
+
+// The data of a one-access gather or scatter kernel: a u64 table of --bytes
+// (left for the kernel to fill) and --ops (default 2 Mi) uniform random
+// 32-bit indices into it, read in order by the loop.
+struct IndexedTable {
+  std::vector<uint32_t> index;
+  RemoteArray<uint64_t> table;
+};
+
+inline IndexedTable indexed_table(const Options &o) {
+  const size_t size = o.bytes / sizeof(uint64_t);
+  if (size > (1ull << 32))
+    die("--bytes too large: the indices are 32-bit");
+  Rng rng(o.seed);
+  std::vector<uint32_t> index(o.ops ? o.ops : 2u << 20);
+  for (auto &x : index)
+    x = (uint32_t)rng.below(size);
+  return {std::move(index), RemoteArray<uint64_t>(size)};
 }
 
 // ------------------------------------------------------- C++20 coroutines --
@@ -349,8 +389,9 @@ inline double thread_cpu_ns() {
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-// Adds serial, coro(n), amac(n) and every registered memcoro(n) the options ask
-// for. `coro` and `amac` take n.
+// Adds serial, coro(n), amac(n), every registered memcoro(n) the options ask
+// for, and memcoro-default (the copy built without parallel()) when linked in.
+// `coro` and `amac` take n; `amac` is nullptr where add_hand_variants adds it.
 template <class Fn, class Serial, class Coro, class Amac>
 std::vector<Variant> standard_variants(const Options &o, Serial serial, Coro coro, Amac amac) {
   std::vector<Variant> v;
@@ -359,11 +400,15 @@ std::vector<Variant> standard_variants(const Options &o, Serial serial, Coro cor
     die("the serial function is not registered (BENCH_REGISTER_SERIAL missing?)");
   if (o.wants("serial"))
     v.push_back({"serial", 0, [=] { serial(serial_fn); }});
+  if (o.wants("memcoro-default"))
+    if (Fn fn = find_registered<Fn>("memcoro", 0))
+      v.push_back({"memcoro-default", 0, [=] { serial(fn); }});
   for (int n : o.ns) {
     if (o.wants("coro"))
       v.push_back({"coro", n, [=] { coro(n); }});
-    if (o.wants("amac"))
-      v.push_back({"amac", n, [=] { amac(n); }});
+    if constexpr (!std::is_same_v<Amac, std::nullptr_t>)
+      if (o.wants("amac"))
+        v.push_back({"amac", n, [=] { amac(n); }});
     if (o.wants("memcoro")) {
       if (Fn fn = find_registered<Fn>("memcoro", n))
         v.push_back({"memcoro", n, [=] { serial(fn); }});
@@ -372,6 +417,89 @@ std::vector<Variant> standard_variants(const Options &o, Serial serial, Coro cor
     }
   }
   return v;
+}
+
+// Adds the hand-written baseline `name` once per width (a group size from
+// --n, a lookahead distance from --d) if the options ask for it.
+template <class Run>
+void add_swept(std::vector<Variant> &v, const Options &o, const char *name,
+               const std::vector<int> &widths, Run run) {
+  if (o.wants(name))
+    for (int w : widths)
+      v.push_back({name, w, [=] { run(w); }});
+}
+
+// ---------------------------------------- hand forms of a one-access loop --
+// For a loop `for (i < len) body(i, address(i))` whose one long-latency access
+// is *address(i) and whose iterations are independent (gather, update, is):
+// the three forms a performance engineer writes by hand. `Write` says whether
+// the line is about to be written (prefetchw).
+
+// The first edit everyone makes: prefetch the address `d` iterations ahead,
+// recomputing it there (the index load is sequential and cheap).
+template <bool Write, class Addr, class Body>
+inline void prefetch_distance(size_t len, int d, Addr address, Body body) {
+  size_t i = 0;
+  for (; i + (size_t)d < len; ++i) {
+    __builtin_prefetch(address(i + d), Write, 3);
+    body(i, address(i));
+  }
+  for (; i < len; ++i)
+    body(i, address(i));
+}
+
+// Group prefetching: prefetch the next g addresses, then run their bodies.
+template <bool Write, class Addr, class Body>
+inline void group_prefetch(size_t len, int g, Addr address, Body body) {
+  for (size_t base = 0; base < len; base += (size_t)g) {
+    const size_t end = std::min(len, base + (size_t)g);
+    for (size_t i = base; i < end; ++i)
+      __builtin_prefetch(address(i), Write, 3);
+    for (size_t i = base; i < end; ++i)
+      body(i, address(i));
+  }
+}
+
+// AMAC for one access: n iterations in flight, each holding the address it
+// prefetched in a ring until its turn comes, so the address is computed once
+// (pfd computes it twice). With one state per iteration the ring of slots is a
+// software pipeline: slot i % 128 is filled n iterations before it is used.
+template <bool Write, class Addr, class Body>
+inline void amac_ring(size_t len, int n, Addr address, Body body) {
+  decltype(address(0)) ring[128]; // > the largest n: a slot is used before it is refilled
+  size_t i = 0;
+  for (; i < len && i < (size_t)n; ++i) {
+    ring[i % 128] = address(i);
+    __builtin_prefetch(ring[i % 128], Write, 3);
+  }
+  for (i = 0; i + (size_t)n < len; ++i) {
+    const auto p = address(i + n);
+    ring[(i + n) % 128] = p;
+    __builtin_prefetch(p, Write, 3);
+    body(i, ring[i % 128]);
+  }
+  for (; i < len; ++i)
+    body(i, ring[i % 128]);
+}
+
+enum class Hand { amac, pfd, group };
+
+template <bool Write, class Addr, class Body>
+inline void hand_loop(Hand form, size_t len, int width, Addr address, Body body) {
+  switch (form) {
+  case Hand::amac: return amac_ring<Write>(len, width, address, body);
+  case Hand::pfd: return prefetch_distance<Write>(len, width, address, body);
+  case Hand::group: return group_prefetch<Write>(len, width, address, body);
+  }
+}
+
+// Adds amac (width from --n), pfd (--d) and group (--n) of a one-access loop;
+// `hand(form, width)` runs one of them.
+template <class Hand_>
+void add_hand_variants(std::vector<Variant> &v, const Options &o, Hand_ hand) {
+  add_swept(v, o, "amac", o.ns, [=](int w) { hand(Hand::amac, w); });
+  add_swept(v, o, "pfd", o.ds, [=](int w) { hand(Hand::pfd, w); });
+  add_swept(v, o, "group", o.ns, [=](int w) { hand(Hand::group, w); });
 }
 
 // Runs every variant `trials` times, round robin so that slow drift in the

@@ -38,7 +38,7 @@ void bfs_serial(Graph g, const uint32_t *roots, size_t nroots, int64_t *parents,
     size_t nfrontier = 1;
     while (nfrontier > 0) {
       size_t nnext = 0;
-#pragma memcoro parallel(MEMCORO_N) remote(offsets, adj, parent)
+#pragma memcoro MEMCORO_PARALLEL remote(offsets, adj, parent)
       for (size_t i = 0; i < nfrontier; ++i) {
         const uint32_t u = frontier[i];
         for (uint64_t e = offsets[u]; e < offsets[u + 1]; ++e) {
@@ -65,8 +65,8 @@ namespace {
 // (prefetched when it enters), its adjacency line, then chunks of up to
 // kChunk neighbours whose parent entries are all prefetched together and
 // checked on the next visit (several independent misses per switch).
-void bfs_amac_one(Graph g, uint32_t root, int64_t *parent, uint32_t *frontier, uint32_t *next,
-                  int n) {
+size_t bfs_amac_level(Graph g, int64_t *parent, const uint32_t *frontier, size_t nfrontier,
+                      uint32_t *next, int n) {
   constexpr uint64_t kChunk = 8;
   enum : uint8_t { kOffsets, kAdjacency, kParents };
   struct Slot {
@@ -74,58 +74,79 @@ void bfs_amac_one(Graph g, uint32_t root, int64_t *parent, uint32_t *frontier, u
     uint32_t u;
     uint8_t state;
   } slot[64];
-  parent[root] = root;
-  frontier[0] = root;
-  size_t nfrontier = 1;
-  while (nfrontier > 0) {
-    size_t nnext = 0, claimed = 0;
-    int live = 0;
-    auto start = [&](Slot &sl) {
-      sl.u = frontier[claimed++];
-      sl.state = kOffsets;
-      __builtin_prefetch(&g.offsets[sl.u]);
-    };
-    for (; live < n && claimed < nfrontier; ++live)
-      start(slot[live]);
-    while (live > 0) {
-      for (int s = 0; s < live;) {
-        Slot &sl = slot[s];
-        if (sl.state == kOffsets) {
-          sl.e = g.offsets[sl.u];
-          sl.end = g.offsets[sl.u + 1];
-          sl.state = kAdjacency;
-          __builtin_prefetch(&g.adj[sl.e]);
-          ++s;
-          continue;
-        }
-        if (sl.state == kParents) {
-          const uint64_t stop = std::min(sl.e + kChunk, sl.end);
-          for (; sl.e < stop; ++sl.e) {
-            const uint32_t v = g.adj[sl.e];
-            if (parent[v] < 0) {
-              parent[v] = sl.u;
-              next[nnext++] = v;
-            }
+  size_t nnext = 0, claimed = 0;
+  int live = 0;
+  auto start = [&](Slot &sl) {
+    sl.u = frontier[claimed++];
+    sl.state = kOffsets;
+    __builtin_prefetch(&g.offsets[sl.u]);
+  };
+  for (; live < n && claimed < nfrontier; ++live)
+    start(slot[live]);
+  while (live > 0) {
+    for (int s = 0; s < live;) {
+      Slot &sl = slot[s];
+      if (sl.state == kOffsets) {
+        sl.e = g.offsets[sl.u];
+        sl.end = g.offsets[sl.u + 1];
+        sl.state = kAdjacency;
+        __builtin_prefetch(&g.adj[sl.e]);
+        ++s;
+        continue;
+      }
+      if (sl.state == kParents) {
+        const uint64_t stop = std::min(sl.e + kChunk, sl.end);
+        for (; sl.e < stop; ++sl.e) {
+          const uint32_t v = g.adj[sl.e];
+          if (parent[v] < 0) {
+            parent[v] = sl.u;
+            next[nnext++] = v;
           }
         }
-        if (sl.e < sl.end) {
-          const uint64_t stop = std::min(sl.e + kChunk, sl.end);
-          for (uint64_t e = sl.e; e < stop; ++e)
-            __builtin_prefetch(&parent[g.adj[e]]);
-          __builtin_prefetch(&g.adj[stop + 8]);
-          sl.state = kParents;
-          ++s;
-        } else if (claimed < nfrontier) {
-          start(sl);
-          ++s;
-        } else {
-          sl = slot[--live];
-        }
+      }
+      if (sl.e < sl.end) {
+        const uint64_t stop = std::min(sl.e + kChunk, sl.end);
+        for (uint64_t e = sl.e; e < stop; ++e)
+          __builtin_prefetch(&parent[g.adj[e]]);
+        __builtin_prefetch(&g.adj[stop + 8]);
+        sl.state = kParents;
+        ++s;
+      } else if (claimed < nfrontier) {
+        start(sl);
+        ++s;
+      } else {
+        sl = slot[--live];
       }
     }
-    std::swap(frontier, next);
-    nfrontier = nnext;
   }
+  return nnext;
+}
+
+// The user's loop with prefetches added, d ahead: the offsets of frontier
+// vertex i + d, the adjacency start of vertex i + d/2 (its offsets came in
+// d/2 vertices ago), and within a vertex the parent of neighbour e + d. The
+// vertices are visited in the serial order, so the parents are the serial ones.
+size_t bfs_pfd_level(Graph g, int64_t *parent, const uint32_t *frontier, size_t nfrontier,
+                     uint32_t *next, int d) {
+  size_t nnext = 0;
+  for (size_t i = 0; i < nfrontier; ++i) {
+    if (i + (size_t)d < nfrontier)
+      __builtin_prefetch(&g.offsets[frontier[i + d]]);
+    if (i + (size_t)d / 2 < nfrontier)
+      __builtin_prefetch(&g.adj[g.offsets[frontier[i + d / 2]]]);
+    const uint32_t u = frontier[i];
+    const uint64_t end = g.offsets[u + 1];
+    for (uint64_t e = g.offsets[u]; e < end; ++e) {
+      if (e + (uint64_t)d < end)
+        __builtin_prefetch(&parent[g.adj[e + d]]);
+      const uint32_t v = g.adj[e];
+      if (parent[v] < 0) {
+        parent[v] = u;
+        next[nnext++] = v;
+      }
+    }
+  }
+  return nnext;
 }
 
 // C++20 coroutines, one level at a time: n workers claim frontier vertices;
@@ -148,30 +169,27 @@ bench::Task bfs_worker(Graph g, int64_t *parent, const uint32_t *frontier, size_
   }
 }
 
-void bfs_coro_one(Graph g, uint32_t root, int64_t *parent, uint32_t *frontier, uint32_t *next,
-                  int n) {
-  parent[root] = root;
-  frontier[0] = root;
-  size_t nfrontier = 1;
-  while (nfrontier > 0) {
-    size_t nnext = 0, cursor = 0;
-    bench::run_interleaved(
-        n, [&](int) { return bfs_worker(g, parent, frontier, nfrontier, cursor, next, nnext); });
-    std::swap(frontier, next);
-    nfrontier = nnext;
+size_t bfs_coro_level(Graph g, int64_t *parent, const uint32_t *frontier, size_t nfrontier,
+                      uint32_t *next, int n) {
+  size_t nnext = 0, cursor = 0;
+  bench::run_interleaved(
+      n, [&](int) { return bfs_worker(g, parent, frontier, nfrontier, cursor, next, nnext); });
+  return nnext;
+}
+
+// Top-down BFS from every root with `level`, one of the *_level functions
+// above: it expands a frontier into `next` and returns the size of `next`.
+using Level = size_t (*)(Graph g, int64_t *parent, const uint32_t *frontier, size_t nfrontier,
+                         uint32_t *next, int width);
+void bfs_hand(Level level, Graph g, const uint32_t *roots, size_t nroots, int64_t *parents,
+              uint32_t *frontier, uint32_t *next, int width) {
+  for (size_t r = 0; r < nroots; ++r) {
+    int64_t *parent = parents + r * g.nvertices;
+    parent[roots[r]] = roots[r];
+    frontier[0] = roots[r];
+    for (size_t nfrontier = 1; nfrontier > 0; std::swap(frontier, next))
+      nfrontier = level(g, parent, frontier, nfrontier, next, width);
   }
-}
-
-void bfs_amac(Graph g, const uint32_t *roots, size_t nroots, int64_t *parents, uint32_t *frontier,
-              uint32_t *next, int n) {
-  for (size_t r = 0; r < nroots; ++r)
-    bfs_amac_one(g, roots[r], parents + r * g.nvertices, frontier, next, n);
-}
-
-void bfs_coro(Graph g, const uint32_t *roots, size_t nroots, int64_t *parents, uint32_t *frontier,
-              uint32_t *next, int n) {
-  for (size_t r = 0; r < nroots; ++r)
-    bfs_coro_one(g, roots[r], parents + r * g.nvertices, frontier, next, n);
 }
 
 struct Csr {
@@ -285,8 +303,12 @@ int main(int argc, char **argv) {
   bool *last_exact = &exact;
   auto variants = bench::standard_variants<SerialFn>(
       o, [=](SerialFn fn) { *last_exact = true; fn(g, rs, kRoots, p, qa, qb); },
-      [=](int n) { *last_exact = false; bfs_coro(g, rs, kRoots, p, qa, qb, n); },
-      [=](int n) { *last_exact = false; bfs_amac(g, rs, kRoots, p, qa, qb, n); });
+      [=](int n) { *last_exact = false; bfs_hand(bfs_coro_level, g, rs, kRoots, p, qa, qb, n); },
+      [=](int n) { *last_exact = false; bfs_hand(bfs_amac_level, g, rs, kRoots, p, qa, qb, n); });
+  bench::add_swept(variants, o, "pfd", o.ds, [=](int d) {
+    *last_exact = true; // the serial order: exactly the serial parents
+    bfs_hand(bfs_pfd_level, g, rs, kRoots, p, qa, qb, d);
+  });
 
   bench::Kernel k;
   k.name = "bfs";

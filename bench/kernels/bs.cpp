@@ -19,7 +19,7 @@ namespace {
 // Without __builtin_unpredictable clang's x86 cmov-conversion pass turns it
 // back into a (50% mispredicted) branch inside the loop, in every variant.
 void bs_serial(const uint64_t *sorted, size_t n, const uint64_t *keys, size_t nkeys, uint32_t *out) {
-#pragma memcoro parallel(MEMCORO_N) remote(sorted)
+#pragma memcoro MEMCORO_PARALLEL remote(sorted)
   for (size_t i = 0; i < nkeys; ++i) {
     const uint64_t key = keys[i];
     const uint64_t *base = sorted;

@@ -21,7 +21,7 @@ namespace {
 // The loop as HPCC writes it; the pragma marks the loop over the streams.
 void gups_serial(uint64_t *table, uint64_t mask, uint64_t *ran, size_t rounds) {
   for (size_t i = 0; i < rounds; ++i) {
-#pragma memcoro parallel(MEMCORO_N) remote(table)
+#pragma memcoro MEMCORO_PARALLEL remote(table)
     for (size_t j = 0; j < kStreams; ++j) {
       ran[j] = (ran[j] << 1) ^ ((int64_t)ran[j] < 0 ? kPoly : 0);
       table[ran[j] & mask] ^= ran[j];
@@ -81,6 +81,36 @@ void gups_amac(uint64_t *table, uint64_t mask, uint64_t *ran, size_t rounds, int
     }
     const uint64_t v = pending[done % 128];
     table[v & mask] ^= v;
+  }
+}
+
+// The first edit a user makes to the loop above: prefetch the update `d`
+// ahead in the flattened sequence. Stream (j + d) % 128's next value is one
+// LFSR step from what ran[] holds now: this round's for a stream not yet
+// updated, the next round's for one already updated.
+void gups_pfd(uint64_t *table, uint64_t mask, uint64_t *ran, size_t rounds, int d) {
+  for (size_t i = 0; i < rounds; ++i) {
+    for (size_t j = 0; j < kStreams; ++j) {
+      __builtin_prefetch(&table[lfsr_step(ran[(j + d) % kStreams]) & mask], 1, 3);
+      ran[j] = lfsr_step(ran[j]);
+      table[ran[j] & mask] ^= ran[j];
+    }
+  }
+}
+
+// Group prefetching: per round, step g streams and prefetch their lines, then
+// update the g lines.
+void gups_group(uint64_t *table, uint64_t mask, uint64_t *ran, size_t rounds, int g) {
+  for (size_t i = 0; i < rounds; ++i) {
+    for (size_t base = 0; base < kStreams; base += (size_t)g) {
+      const size_t end = std::min(kStreams, base + (size_t)g);
+      for (size_t j = base; j < end; ++j) {
+        ran[j] = lfsr_step(ran[j]);
+        __builtin_prefetch(&table[ran[j] & mask], 1, 3);
+      }
+      for (size_t j = base; j < end; ++j)
+        table[ran[j] & mask] ^= ran[j];
+    }
   }
 }
 
@@ -158,6 +188,13 @@ int main(int argc, char **argv) {
       o, [=](SerialFn fn) { fn(t, mask, ran, rounds); },
       [=](int n) { gups_coro(t, mask, ran, rounds, n); },
       [=](int n) { gups_amac(t, mask, ran, rounds, n); });
+  // One LFSR step reaches the update d ahead only for d < 128 (see gups_pfd).
+  std::vector<int> ds;
+  for (int d : o.ds)
+    if (d < (int)kStreams)
+      ds.push_back(d);
+  bench::add_swept(variants, o, "pfd", ds, [=](int d) { gups_pfd(t, mask, ran, rounds, d); });
+  bench::add_swept(variants, o, "group", o.ns, [=](int g) { gups_group(t, mask, ran, rounds, g); });
 
   bench::Kernel k;
   k.name = "gups";

@@ -14,7 +14,7 @@ namespace {
 
 // The loop as NPB writes it (rank(): key_buff_ptr[key_buff_ptr2[i]]++).
 void is_serial(const uint32_t *keys, size_t nkeys, uint32_t *counts) {
-#pragma memcoro parallel(MEMCORO_N) remote(counts)
+#pragma memcoro MEMCORO_PARALLEL remote(counts)
   for (size_t i = 0; i < nkeys; ++i)
     counts[keys[i]]++;
 }
@@ -25,16 +25,12 @@ BENCH_REGISTER_SERIAL(SerialFn, is_serial);
 #ifndef MEMCORO_ONLY
 namespace {
 
-// The expert's form: prefetch the count `distance` keys ahead (the keys are
-// read sequentially, so the address is known early); no branches.
-void is_amac(const uint32_t *keys, size_t nkeys, uint32_t *counts, int distance) {
-  size_t i = 0;
-  for (; i + (size_t)distance < nkeys; ++i) {
-    __builtin_prefetch(&counts[keys[i + distance]], 1, 3);
-    counts[keys[i]]++;
-  }
-  for (; i < nkeys; ++i)
-    counts[keys[i]]++;
+// amac (a ring of n counts in flight), pfd (prefetch the count d keys ahead:
+// the keys are read sequentially, so the address is known early) or group
+// (bench/harness.h).
+void is_hand(bench::Hand form, const uint32_t *keys, size_t nkeys, uint32_t *counts, int width) {
+  bench::hand_loop<true>(form, nkeys, width, [=](size_t i) { return &counts[keys[i]]; },
+                         [](size_t, uint32_t *count) { ++*count; });
 }
 
 bench::Task is_worker(const uint32_t *keys, size_t nkeys, uint32_t *counts, size_t &cursor) {
@@ -73,8 +69,9 @@ int main(int argc, char **argv) {
   const uint32_t *k = keys.data();
   uint32_t *c = counts.data;
   auto variants = bench::standard_variants<SerialFn>(
-      o, [=](SerialFn fn) { fn(k, nkeys, c); }, [=](int n) { is_coro(k, nkeys, c, n); },
-      [=](int n) { is_amac(k, nkeys, c, n); });
+      o, [=](SerialFn fn) { fn(k, nkeys, c); }, [=](int n) { is_coro(k, nkeys, c, n); }, nullptr);
+  bench::add_hand_variants(variants, o,
+                           [=](bench::Hand form, int w) { is_hand(form, k, nkeys, c, w); });
 
   bench::Kernel kernel;
   kernel.name = "is";

@@ -76,7 +76,7 @@ namespace {
 // The loop as a user writes it.
 void lbm_serial(Grid g, const double *src, double *dst, const uint8_t *obstacle) {
   const size_t ncells = g.cells();
-#pragma memcoro parallel(MEMCORO_N) remote(src, dst)
+#pragma memcoro MEMCORO_PARALLEL remote(src, dst)
   for (size_t c = 0; c < ncells; ++c)
     update_cell(g, src, dst, obstacle, c);
 }

@@ -42,7 +42,7 @@ namespace {
 // The loop as mcf writes it; returns the basket size.
 size_t mcf_serial(const Arc *arcs, size_t narcs, Candidate *basket) {
   size_t nbasket = 0;
-#pragma memcoro parallel(MEMCORO_N)
+#pragma memcoro MEMCORO_PARALLEL
   for (size_t i = 0; i < narcs; ++i) {
     const Arc *arc = &arcs[i];
     if (arc->ident > kBasic) {

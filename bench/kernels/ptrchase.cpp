@@ -26,7 +26,7 @@ namespace {
 
 // The loop as a user writes it.
 void ptrchase_serial(const Cell *cells, const uint64_t *heads, size_t nlists, uint64_t *sums) {
-#pragma memcoro parallel(MEMCORO_N) remote(cells)
+#pragma memcoro MEMCORO_PARALLEL remote(cells)
   for (size_t l = 0; l < nlists; ++l) {
     uint64_t sum = 0;
     for (uint64_t c = heads[l]; c != kEnd; c = cells[c].next)
@@ -190,9 +190,8 @@ int main(int argc, char **argv) {
       o, [=](SerialFn fn) { fn(cells, heads, nlists, sums); },
       [=](int n) { ptrchase_coro(cells, heads, nlists, sums, n); },
       [=](int n) { ptrchase_amac(cells, heads, nlists, sums, n); });
-  if (o.wants("group"))
-    for (int n : o.ns)
-      variants.push_back({"group", n, [=] { ptrchase_group(cells, heads, nlists, sums, n); }});
+  bench::add_swept(variants, o, "group", o.ns,
+                   [=](int g) { ptrchase_group(cells, heads, nlists, sums, g); });
 
   bench::Kernel k;
   k.name = "ptrchase";

@@ -14,16 +14,16 @@ namespace {
 
 // The loops as STREAM writes them.
 void stream_serial(double *a, double *b, double *c, size_t n) {
-#pragma memcoro parallel(MEMCORO_N) remote(a, c)
+#pragma memcoro MEMCORO_PARALLEL remote(a, c)
   for (size_t i = 0; i < n; ++i)
     c[i] = a[i];
-#pragma memcoro parallel(MEMCORO_N) remote(b, c)
+#pragma memcoro MEMCORO_PARALLEL remote(b, c)
   for (size_t i = 0; i < n; ++i)
     b[i] = kScalar * c[i];
-#pragma memcoro parallel(MEMCORO_N) remote(a, b, c)
+#pragma memcoro MEMCORO_PARALLEL remote(a, b, c)
   for (size_t i = 0; i < n; ++i)
     c[i] = a[i] + b[i];
-#pragma memcoro parallel(MEMCORO_N) remote(a, b, c)
+#pragma memcoro MEMCORO_PARALLEL remote(a, b, c)
   for (size_t i = 0; i < n; ++i)
     a[i] = b[i] + kScalar * c[i];
 }
