@@ -15,6 +15,7 @@
 //                           and the turn an iteration waits for
 //   split/SplitLowering.cpp the coroutine skeleton every scheduler shares
 //   split/RingScheduler.cpp, split/LockstepScheduler.cpp,
+//   split/PipelineScheduler.cpp,
 //   split/Amu*Scheduler.cpp one code generator per scheduler, behind
 //                           SchedulerCodeGen
 //   split/SplitCheck.cpp    -memcoro-check: every access reported to the
@@ -129,7 +130,8 @@ struct OrderedPoint {
 /// Ring and lockstep reach far memory through the cache (prefetch, or under
 /// -memcoro-amu an aload then a wait: the static scheduler); the AMU
 /// schedulers resume whatever the software AMU reports done (Amu*.cpp).
-enum class Dispatch { Ring, Lockstep, AmuGetfin, AmuBafin };
+/// Pipeline is lockstep as a software pipeline (PipelineScheduler.cpp).
+enum class Dispatch { Ring, Lockstep, AmuGetfin, AmuBafin, Pipeline };
 llvm::StringRef dispatchName(Dispatch D);
 
 /// Two accesses of the loop, at least one a store, that may touch the same
@@ -210,6 +212,10 @@ struct LoopPlan {
   Dispatch Style = Dispatch::Ring;
   /// Far accesses are requests to the thread's software AMU (-memcoro-amu).
   bool ThroughAmu = false;
+
+  /// Slots of the slot array: Parallelism, except for the pipeline, which
+  /// keeps every iteration between its first and last phase in a slot.
+  unsigned slotCount() const;
 
   void print(llvm::raw_ostream &OS) const;
 };
@@ -428,6 +434,9 @@ public:
   virtual void emitEarlyAccess(llvm::IRBuilder<> &B, const Suspension &S);
   /// Before yielding at suspension \p J (counted from 0), after the saves.
   virtual void emitSuspend(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
+  /// Where the iteration goes once it has yielded at suspension \p J: next,
+  /// unless the scheduler knows what runs then without a dispatch.
+  virtual llvm::BasicBlock *afterSuspend(unsigned J) { return S.Next; }
   /// resume.J, before the restores: make sure the access can be made (the
   /// AMU's static scheduler waits for the slot's request here).
   virtual void emitResume(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
@@ -497,6 +506,13 @@ demoteAppendCounters(const LoopPlan &Plan, llvm::IRBuilder<> &Entry, llvm::IRBui
 
 std::unique_ptr<SchedulerCodeGen> createRingScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createLockstepScheduler(Skeleton &S);
+/// The pipelined lockstep (PipelineScheduler.cpp): phase j of iteration k
+/// runs beside phase 0 of iteration k + j * pipelineDistance.
+std::unique_ptr<SchedulerCodeGen> createPipelineScheduler(Skeleton &S);
+/// Steps between two phases of one iteration in the pipeline, and the slots
+/// it needs, for \p Parallelism iterations in flight over \p Suspensions.
+unsigned pipelineDistance(unsigned Parallelism, unsigned Suspensions);
+unsigned pipelineSlots(unsigned Parallelism, unsigned Suspensions);
 /// The AMU's code generators (AmuRequests.cpp, AmuGetfinScheduler.cpp, AmuBafinScheduler.cpp): the static scheduler is
 /// \p Static (ring or lockstep) with its far accesses made as aload + wait.
 std::unique_ptr<SchedulerCodeGen> createAmuStaticScheduler(Skeleton &S, std::unique_ptr<SchedulerCodeGen> Static);
