@@ -145,7 +145,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       if (Plan.WaitsForTurn)
         R << " (ring dispatch: an iteration that reaches it before its turn waits)";
       else if (Plan.Style == Dispatch::Pipeline)
-        R << " (pipelined lockstep dispatch runs each phase in iteration order)";
+        R << " (pipeline dispatch runs each phase in iteration order)";
       else
         R << " (lockstep dispatch runs it in slot order, which is iteration order)";
       return R;

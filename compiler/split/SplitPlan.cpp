@@ -68,7 +68,7 @@ StringRef memcoro::dispatchName(Dispatch D) {
   case Dispatch::Lockstep:
     return "lockstep";
   case Dispatch::Pipeline:
-    return "pipelined lockstep";
+    return "pipeline";
   case Dispatch::AmuGetfin:
     return "AMU getfin";
   case Dispatch::AmuBafin:
