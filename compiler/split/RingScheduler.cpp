@@ -108,5 +108,7 @@ private:
 } // namespace
 
 std::unique_ptr<SchedulerCodeGen> memcoro::createRingScheduler(Skeleton &S) {
+  if (ringCanBeCompact(*S.Plan))
+    return createCompactRingScheduler(S);
   return std::make_unique<RingScheduler>(S);
 }

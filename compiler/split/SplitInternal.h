@@ -15,7 +15,7 @@
 //                           and the turn an iteration waits for
 //   split/SplitLowering.cpp the coroutine skeleton every scheduler shares
 //   split/RingScheduler.cpp, split/LockstepScheduler.cpp,
-//   split/PipelineScheduler.cpp,
+//   split/PipelineScheduler.cpp, split/CompactRingScheduler.cpp,
 //   split/Amu*Scheduler.cpp one code generator per scheduler, behind
 //                           SchedulerCodeGen
 //   split/SplitCheck.cpp    -memcoro-check: every access reported to the
@@ -504,7 +504,11 @@ llvm::SmallVector<llvm::AllocaInst *, 1>
 demoteAppendCounters(const LoopPlan &Plan, llvm::IRBuilder<> &Entry, llvm::IRBuilder<> &Preheader,
                      llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> &ReadAt);
 
+/// The ring; with one suspension point and nothing to wait for, the compact
+/// ring (CompactRingScheduler.cpp): live slots packed, no resume state.
 std::unique_ptr<SchedulerCodeGen> createRingScheduler(Skeleton &S);
+bool ringCanBeCompact(const LoopPlan &Plan);
+std::unique_ptr<SchedulerCodeGen> createCompactRingScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createLockstepScheduler(Skeleton &S);
 /// The pipelined lockstep (PipelineScheduler.cpp): phase j of iteration k
 /// runs beside phase 0 of iteration k + j * pipelineDistance.

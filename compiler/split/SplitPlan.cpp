@@ -369,6 +369,8 @@ void LoopPlan::print(raw_ostream &OS) const {
       OS << "    store:" << *P.Store << "\n";
   }
   OS << "  dispatch: " << dispatchName(Style) << (ThroughAmu ? ", far accesses through the AMU" : "");
+  if (ringCanBeCompact(*this))
+    OS << ", compact (live slots packed, no resume state)";
   if (Style == Dispatch::Pipeline)
     OS << ", distance " << pipelineDistance(Parallelism, Suspensions.size()) << ", " << slotCount() << " slots";
   OS << "\n";
