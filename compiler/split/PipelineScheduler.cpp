@@ -23,12 +23,18 @@
 //   stage.j:   k = t - j*d; k < TC ? (slot k mod M) resume.j
 //                                  : stage.(j+1), or next after stage.S
 //   suspension j + 1 -> stage.(j+1); iter.end -> next
-//   next:      ++t < TC ? launch (slot t mod M)
+//   next:      ++t < TC ? steady (slot t mod M)
 //              : t - TC < S*d ? stage.1 (draining) : done
+//   steady:    t >= S*d ? launch.steady : launch
 //
 // Trip counts below the depth S*d, and the first and last S*d steps of any
-// loop, run through the same blocks: the test in each stage skips a phase
-// whose iteration does not exist (k wraps below 0 in the first steps).
+// loop, run through these blocks: the test in each stage skips a phase whose
+// iteration does not exist (k wraps below 0 in the first steps). In between,
+// every stage has an iteration, and a copy of the blocks (.steady) runs
+// without the tests, from step S*d until the last launch, then drains
+// through the originals. The copy is made before the scheduler state is
+// promoted to registers: every value that crosses a step is still in memory,
+// so the copy needs no SSA repair.
 //
 // Ordered code that lies in one phase runs in iteration order, as under
 // lockstep: phase j of iteration k runs at step k + j*d. Lock-table updates
@@ -41,8 +47,12 @@
 //===----------------------------------------------------------------------===//
 #include "split/SplitInternal.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <algorithm>
 
@@ -94,26 +104,75 @@ public:
     assert(S.NumSuspensions >= 1 && "a pipeline has a phase after the first");
     auto *Dispatch = cast<SwitchInst>(S.Sched->getTerminator());
     Type *I64 = B.getInt64Ty();
+    for (unsigned J = 1; J <= S.NumSuspensions; ++J)
+      Resumes.push_back(Dispatch->findCaseValue(B.getInt32(J))->getCaseSuccessor());
+    // The resume blocks are reached from the stages only.
+    IRBuilder<> SB(Dispatch);
+    SB.CreateBr(S.Launch);
+    Dispatch->eraseFromParent();
     for (unsigned J = 1; J <= S.NumSuspensions; ++J) {
       IRBuilder<> PB(stage(J));
       PB.SetCurrentDebugLocation(S.Loc);
       Value *K = PB.CreateSub(PB.CreateLoad(I64, Step), PB.getInt64(uint64_t(J) * Distance),
                               "memcoro.k." + Twine(J));
       PB.CreateStore(PB.CreateAnd(K, PB.getInt64(Mask)), S.SlotIndex);
-      BasicBlock *Resume = Dispatch->findCaseValue(PB.getInt32(J))->getCaseSuccessor();
-      PB.CreateCondBr(PB.CreateICmpULT(K, S.TripCount), Resume, J < S.NumSuspensions ? stage(J + 1) : S.Next);
+      PB.CreateCondBr(PB.CreateICmpULT(K, S.TripCount), Resumes[J - 1],
+                      J < S.NumSuspensions ? stage(J + 1) : S.Next);
     }
 
     auto *Drain = BasicBlock::Create(S.Ctx, "memcoro.drain", &S.F, S.Done);
     Value *T = B.CreateAdd(B.CreateLoad(I64, Step), B.getInt64(1), "memcoro.t");
     B.CreateStore(T, Step);
     B.CreateStore(B.CreateAnd(T, B.getInt64(Mask)), S.SlotIndex);
-    B.CreateCondBr(B.CreateICmpULT(T, S.TripCount), S.Launch, Drain);
+    StepTest = cast<BranchInst>(B.CreateCondBr(B.CreateICmpULT(T, S.TripCount), S.Launch, Drain));
 
     IRBuilder<> DB(Drain);
     DB.SetCurrentDebugLocation(S.Loc);
     Value *Depth = DB.getInt64(uint64_t(S.NumSuspensions) * Distance);
-    DB.CreateCondBr(DB.CreateICmpULT(DB.CreateSub(T, S.TripCount), Depth), stage(1), S.Done);
+    Value *Past = DB.CreateSub(DB.CreateLoad(I64, Step), S.TripCount);
+    DB.CreateCondBr(DB.CreateICmpULT(Past, Depth), stage(1), S.Done);
+  }
+
+  /// The steady state: from step S*d until the last launch every stage's
+  /// iteration exists, so a copy of the pipeline's blocks runs without the
+  /// stages' tests (is: 18 instructions per op before, 10.5 with it).
+  void beforePromotion() override {
+    SmallVector<BasicBlock *, 32> Blocks;
+    SmallPtrSet<BasicBlock *, 32> Seen = {S.Done, Drain()};
+    SmallVector<BasicBlock *, 32> Work = {S.Launch};
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (!Seen.insert(BB).second)
+        continue;
+      Blocks.push_back(BB);
+      append_range(Work, successors(BB));
+    }
+    ValueToValueMapTy VMap;
+    SmallVector<BasicBlock *, 32> Copies;
+    for (BasicBlock *BB : Blocks) {
+      BasicBlock *Copy = CloneBasicBlock(BB, VMap, ".steady", &S.F);
+      VMap[BB] = Copy;
+      Copies.push_back(Copy);
+    }
+    remapInstructionsInBlocks(Copies, VMap);
+    for (unsigned J = 1; J <= S.NumSuspensions; ++J) {
+      auto *Test = cast<BranchInst>(cast<BasicBlock>(VMap[stage(J)])->getTerminator());
+      BranchInst::Create(cast<BasicBlock>(VMap[Resumes[J - 1]]), Test);
+      Instruction *Cond = dyn_cast<Instruction>(Test->getCondition());
+      Test->eraseFromParent();
+      if (Cond && Cond->use_empty())
+        Cond->eraseFromParent();
+    }
+    // The prologue enters the copy once every stage has an iteration.
+    IRBuilder<> B(StepTest);
+    B.SetCurrentDebugLocation(S.Loc);
+    auto *Enter = BasicBlock::Create(S.Ctx, "memcoro.steady", &S.F, S.Done);
+    Value *T = cast<ICmpInst>(StepTest->getCondition())->getOperand(0);
+    StepTest->setSuccessor(0, Enter);
+    IRBuilder<> EB(Enter);
+    EB.SetCurrentDebugLocation(S.Loc);
+    EB.CreateCondBr(EB.CreateICmpUGE(T, EB.getInt64(uint64_t(S.NumSuspensions) * Distance)),
+                    cast<BasicBlock>(VMap[S.Launch]), S.Launch);
   }
 
   void promotableState(SmallVectorImpl<AllocaInst *> &Allocas) override {
@@ -129,11 +188,16 @@ private:
     return Stages[J - 1];
   }
 
+  BasicBlock *Drain() const { return StepTest->getSuccessor(1); }
+
   const unsigned Distance;
   const uint64_t Mask;
   /// t: the iteration whose first phase this step runs.
   AllocaInst *Step = nullptr;
   SmallVector<BasicBlock *, 4> Stages;
+  /// Phase j's resume block, and next's test for another launch.
+  SmallVector<BasicBlock *, 4> Resumes;
+  BranchInst *StepTest = nullptr;
 };
 
 } // namespace

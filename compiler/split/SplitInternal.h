@@ -442,6 +442,10 @@ public:
   virtual void emitResume(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
   /// next: \p NextSlot is the slot index plus one; choose what runs next.
   virtual void emitNext(llvm::IRBuilder<> &B, llvm::Value *NextSlot) = 0;
+  /// Once the skeleton is complete, while the scheduler state and the
+  /// reductions still live in allocas: rewrites of the control flow that need
+  /// no SSA repair (the pipeline's steady-state copy).
+  virtual void beforePromotion() {}
   /// The allocas to promote to registers, in order.
   virtual void promotableState(llvm::SmallVectorImpl<llvm::AllocaInst *> &Allocas) = 0;
   /// Once the skeleton is complete and its state promoted: last rewrites

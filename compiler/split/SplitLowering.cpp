@@ -434,6 +434,7 @@ LoweredLoop CoroutineLowering::run() {
 
   Frame.repairSSA(Resumes);
   Frame.dropPreservedSaves();
+  Gen->beforePromotion();
 
   DominatorTree FreshDT(F);
   SmallVector<AllocaInst *, 8> Scalars;

@@ -5,7 +5,8 @@
 ; Each step launches iteration t, then runs phase 1 of iteration t - 4 and
 ; phase 2 of iteration t - 8, reached by direct branches: no dispatch on a
 ; phase, no group. Each stage skips an iteration outside 0..TC-1 (the first
-; and last 8 steps); after the last launch the pipeline drains.
+; and last 8 steps); after the last launch the pipeline drains. In between, a
+; copy of the blocks without those tests runs (the steady state).
 ; -memcoro-dispatch=lockstep still forces groups.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
 ; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
@@ -34,13 +35,18 @@
 ; CHECK:         %memcoro.t = add i64 %memcoro.step.{{[0-9]+}}, 1
 ; CHECK-NEXT:    and i64 %memcoro.t, 15
 ; CHECK-NEXT:    [[MORE:%.*]] = icmp ult i64 %memcoro.t, %memcoro.trips
-; CHECK-NEXT:    br i1 [[MORE]], label %memcoro.launch, label %memcoro.drain
+; CHECK-NEXT:    br i1 [[MORE]], label %memcoro.steady, label %memcoro.drain
 ; CHECK:       memcoro.drain:
-; CHECK-NEXT:    [[PAST:%.*]] = sub i64 %memcoro.t, %memcoro.trips
+; CHECK:         [[PAST:%.*]] = sub i64 %memcoro.step.{{[0-9]+}}, %memcoro.trips
 ; CHECK-NEXT:    [[DRAINING:%.*]] = icmp ult i64 [[PAST]], 8
 ; CHECK-NEXT:    br i1 [[DRAINING]], label %memcoro.stage.1, label %memcoro.done
+; From step 8 until the last launch, every stage has an iteration: the steady
+; copy of the blocks runs without the stages' tests.
+; CHECK:       memcoro.steady:
+; CHECK-NEXT:    [[FULL:%.*]] = icmp uge i64 %memcoro.t, 8
+; CHECK-NEXT:    br i1 [[FULL]], label %memcoro.launch.steady, label %memcoro.launch
 ; CHECK:       memcoro.sched:
-; CHECK-NEXT:    switch i32 0, label %memcoro.next [
+; CHECK-NEXT:    br label %memcoro.launch
 ; CHECK:       memcoro.launch:
 ; CHECK:         %memcoro.step.{{[0-9]+}} = phi i64
 ; CHECK-NOT:   memcoro.phase
@@ -50,6 +56,12 @@
 ; The second prefetches b[...] and goes to stage 2.
 ; CHECK:         call void @llvm.prefetch.p0(
 ; CHECK-NEXT:    br label %memcoro.stage.2
+; CHECK:       memcoro.stage.1.steady:
+; CHECK-NEXT:    %memcoro.k.1.steady = sub i64 %memcoro.step.{{[0-9]+}}, 4
+; CHECK-NEXT:    and i64 %memcoro.k.1.steady, 15
+; CHECK-NEXT:    br label %memcoro.resume.1.steady
+; CHECK:       memcoro.next.steady:
+; CHECK:         br i1 {{.*}}, label %memcoro.launch.steady, label %memcoro.drain
 
 target triple = "x86_64-pc-linux-gnu"
 
