@@ -46,33 +46,16 @@ bool memcoro::ringCanBeCompact(const LoopPlan &Plan) {
 
 namespace {
 
-class CompactRingScheduler final : public SchedulerCodeGen {
+class CompactRingScheduler final : public RingLaunchCodeGen {
 public:
-  using SchedulerCodeGen::SchedulerCodeGen;
-
-  void createState(IRBuilder<> &Entry) override {
-    NextIter = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.next.iter");
-    Live = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.live");
-  }
+  using RingLaunchCodeGen::RingLaunchCodeGen;
 
   /// Slot 0 launches iteration 0: a loop that is entered runs at least once.
+  /// Live counts the slots that hold an iteration: 0..live-1.
   void initState(IRBuilder<> &B) override {
     B.CreateStore(B.getInt64(0), NextIter);
     B.CreateStore(B.getInt64(1), Live);
   }
-
-  Value *emitLaunch(IRBuilder<> &B) override {
-    Retire = BasicBlock::Create(S.Ctx, "memcoro.retire", &S.F, S.Header);
-    Value *K = B.CreateLoad(B.getInt64Ty(), NextIter, "memcoro.k");
-    B.CreateCondBr(B.CreateICmpULT(K, S.TripCount), S.IterStart, Retire);
-    return K;
-  }
-
-  void emitIterationStart(IRBuilder<> &B, Value *K) override {
-    B.CreateStore(B.CreateAdd(K, B.getInt64(1)), NextIter);
-  }
-
-  BasicBlock *afterIteration() override { return S.Launch; }
 
   /// Only the preheader enters the dispatch, to launch in slot 0; every other
   /// visit goes straight to the one resume block.
@@ -132,11 +115,6 @@ public:
     Allocas.append({NextIter, Live, S.SlotIndex});
   }
 
-private:
-  /// The next iteration to launch, and the slots that hold one (0..live-1).
-  AllocaInst *NextIter = nullptr;
-  AllocaInst *Live = nullptr;
-  BasicBlock *Retire = nullptr;
 };
 
 } // namespace

@@ -456,6 +456,25 @@ protected:
   Skeleton &S;
 };
 
+/// What the general and the compact ring share (RingScheduler.cpp): a slot
+/// whose iteration has ended launches the next one at once, or retires when
+/// there is none left.
+class RingLaunchCodeGen : public SchedulerCodeGen {
+public:
+  using SchedulerCodeGen::SchedulerCodeGen;
+  void createState(llvm::IRBuilder<> &Entry) override;
+  llvm::Value *emitLaunch(llvm::IRBuilder<> &B) override;
+  void emitIterationStart(llvm::IRBuilder<> &B, llvm::Value *K) override;
+  llvm::BasicBlock *afterIteration() override { return S.Launch; }
+
+protected:
+  /// The next iteration to launch, the slots not yet retired, and the block
+  /// a slot goes to when no iteration is left (each ring's own).
+  llvm::AllocaInst *NextIter = nullptr;
+  llvm::AllocaInst *Live = nullptr;
+  llvm::BasicBlock *Retire = nullptr;
+};
+
 /// Where an iteration may have to wait before it goes on (its turn at an
 /// ordered point; the lock table's lock would be another): the lowering cuts
 /// the body there. The iteration goes on at once when emitMayPass says so;
