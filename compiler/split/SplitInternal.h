@@ -204,10 +204,10 @@ struct LoopPlan {
   llvm::SmallVector<Suspension, 4> Suspensions;
   llvm::SmallVector<Hoist, 4> Hoists;
   /// Remote accesses that need no suspension: an earlier access of the same
-  /// phase already fetched their line.
+  /// iteration already fetched their line.
   llvm::SmallVector<llvm::Instruction *, 2> Covered;
   /// Accesses that share another's suspension, and suspensions dropped because
-  /// their line was fetched earlier in the same phase.
+  /// their line was fetched earlier in the same iteration.
   unsigned Coalesced = 0;
   Dispatch Style = Dispatch::Ring;
   /// Far accesses are requests to the thread's software AMU (-memcoro-amu).
@@ -305,6 +305,10 @@ llvm::DebugLoc remarkLocation(const llvm::Instruction *I, const llvm::Loop &L);
 /// How many bytes \p B lies after \p A, when both are constant offsets from
 /// one base pointer.
 std::optional<int64_t> byteDistance(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
+
+/// Whether every byte \p A and \p B may point at lies within 64 bytes: one
+/// cache line (unless the object straddles two), fetched by either access.
+bool withinOneLine(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
 
 /// What a slot holds (SplitFrame.cpp): the values of an iteration that live
 /// across a suspension, stored in its slot or recomputed on resume; the

@@ -311,7 +311,8 @@ LoweredLoop CoroutineLowering::run() {
       R << "suspension point: " << (isa<LoadInst>(Sp.At) ? "load" : "store or atomic update")
         << " prefetched, then resumed after " << ore::NV("Interleaved", S.N - 1) << " other iterations";
       if (Sp.Accesses.size() > 1)
-        R << " (" << ore::NV("Coalesced", unsigned(Sp.Accesses.size() - 1)) << " more accesses share it)";
+        R << " (" << ore::NV("Coalesced", unsigned(Sp.Accesses.size() - 1))
+          << (Sp.Accesses.size() == 2 ? " more access shares it)" : " more accesses share it)");
       return R;
     });
     Posts.push_back(SplitBlock(Sp.At->getParent(), Sp.At));
