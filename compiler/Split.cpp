@@ -19,6 +19,7 @@
 //   lowering   split/SplitLowering.cpp   the coroutine skeleton, and one
 //              split/RingScheduler.cpp   code generator per scheduler
 //              split/LockstepScheduler.cpp
+//              split/PipelineScheduler.cpp
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split -S in.ll
 //   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
@@ -174,6 +175,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       }
       if (Plan.WaitsForTurn)
         R << " (ring dispatch: an iteration that reaches it before its turn waits)";
+      else if (Plan.Style == Dispatch::Pipeline)
+        R << " (pipeline dispatch runs each phase in iteration order)";
       else
         R << " (lockstep dispatch runs it in slot order, which is iteration order)";
       return R;

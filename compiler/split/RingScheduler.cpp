@@ -28,35 +28,33 @@
 using namespace llvm;
 using namespace memcoro;
 
+void RingLaunchCodeGen::createState(IRBuilder<> &Entry) {
+  NextIter = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.next.iter");
+  Live = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.live");
+}
+
+/// The slot takes the next iteration, or retires when there is none.
+Value *RingLaunchCodeGen::emitLaunch(IRBuilder<> &B) {
+  Retire = BasicBlock::Create(S.Ctx, "memcoro.retire", &S.F, S.Header);
+  Value *K = B.CreateLoad(B.getInt64Ty(), NextIter, "memcoro.k");
+  B.CreateCondBr(B.CreateICmpULT(K, S.TripCount), S.IterStart, Retire);
+  return K;
+}
+
+void RingLaunchCodeGen::emitIterationStart(IRBuilder<> &B, Value *K) {
+  B.CreateStore(B.CreateAdd(K, B.getInt64(1)), NextIter);
+}
+
 namespace {
 
-class RingScheduler final : public SchedulerCodeGen {
+class RingScheduler final : public RingLaunchCodeGen {
 public:
-  using SchedulerCodeGen::SchedulerCodeGen;
-
-  void createState(IRBuilder<> &Entry) override {
-    NextIter = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.next.iter");
-    LiveSlots = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.live");
-  }
+  using RingLaunchCodeGen::RingLaunchCodeGen;
 
   void initState(IRBuilder<> &B) override {
     B.CreateStore(B.getInt64(0), NextIter);
-    B.CreateStore(B.getInt64(S.N), LiveSlots);
+    B.CreateStore(B.getInt64(S.N), Live);
   }
-
-  /// The slot takes the next iteration, or retires when there is none.
-  Value *emitLaunch(IRBuilder<> &B) override {
-    Retire = BasicBlock::Create(S.Ctx, "memcoro.retire", &S.F, S.Header);
-    Value *K = B.CreateLoad(B.getInt64Ty(), NextIter, "memcoro.k");
-    B.CreateCondBr(B.CreateICmpULT(K, S.TripCount), S.IterStart, Retire);
-    return K;
-  }
-
-  void emitIterationStart(IRBuilder<> &B, Value *K) override {
-    B.CreateStore(B.CreateAdd(K, B.getInt64(1)), NextIter);
-  }
-
-  BasicBlock *afterIteration() override { return S.Launch; }
 
   void addHeaderFields(SmallVectorImpl<Type *> &Fields) override { Fields.push_back(Type::getInt32Ty(S.Ctx)); }
 
@@ -80,7 +78,7 @@ public:
     B.SetCurrentDebugLocation(S.Loc);
     Value *Slot = B.CreateLoad(B.getInt64Ty(), S.SlotIndex);
     B.CreateStore(B.getInt32(S.NumSuspensions + 1), S.Frame.fieldPtr(B, Slot, ResumeField));
-    B.CreateStore(B.CreateSub(B.CreateLoad(B.getInt64Ty(), LiveSlots), B.getInt64(1)), LiveSlots);
+    B.CreateStore(B.CreateSub(B.CreateLoad(B.getInt64Ty(), Live), B.getInt64(1)), Live);
     B.CreateBr(S.Next);
   }
 
@@ -90,25 +88,21 @@ public:
                                         : B.CreateSelect(B.CreateICmpEQ(NextSlot, B.getInt64(S.N)),
                                                          B.getInt64(0), NextSlot);
     B.CreateStore(Wrapped, S.SlotIndex);
-    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(B.getInt64Ty(), LiveSlots), B.getInt64(0)), S.Done, S.Sched);
+    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(B.getInt64Ty(), Live), B.getInt64(0)), S.Done, S.Sched);
   }
 
   void promotableState(SmallVectorImpl<AllocaInst *> &Allocas) override {
-    Allocas.append({NextIter, LiveSlots, S.SlotIndex});
+    Allocas.append({NextIter, Live, S.SlotIndex});
   }
-
-  Value *emitLiveSlots(IRBuilder<> &B) override { return B.CreateLoad(B.getInt64Ty(), LiveSlots, "memcoro.live"); }
 
 private:
   static constexpr unsigned ResumeField = 0;
-  /// The next iteration to launch, and the slots not yet retired.
-  AllocaInst *NextIter = nullptr;
-  AllocaInst *LiveSlots = nullptr;
-  BasicBlock *Retire = nullptr;
 };
 
 } // namespace
 
 std::unique_ptr<SchedulerCodeGen> memcoro::createRingScheduler(Skeleton &S) {
+  if (ringCanBeCompact(*S.Plan))
+    return createCompactRingScheduler(S);
   return std::make_unique<RingScheduler>(S);
 }

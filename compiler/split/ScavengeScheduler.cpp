@@ -56,12 +56,18 @@ void memcoro::chooseScavenging(LoopPlan &Plan) {
     Plan.ScavengeSkipped = "its far accesses are requests to the AMU, not stalls";
     return;
   }
+  // A pipeline of one iteration overlaps nothing, and its stages are not
+  // the suspensions this decorator hands to scavengers: step it as lockstep.
+  if (Plan.Parallelism == 1 && Plan.Style == Dispatch::Pipeline)
+    Plan.Style = Dispatch::Lockstep;
   // Only the ring counts its live slots; lockstep groups never run alone.
   if (Plan.Parallelism != 1 && Plan.Style != Dispatch::Ring) {
     LLVM_DEBUG(dbgs() << "memcoro-split: no scavenging in loop " << Plan.Header->getName() << ": "
                       << dispatchName(Plan.Style) << " dispatch with " << Plan.Parallelism
                       << " slots cannot tell when one runs alone\n");
-    Plan.ScavengeSkipped = "a lockstep group of several iterations never runs alone";
+    Plan.ScavengeSkipped = Plan.Style == Dispatch::Pipeline
+                               ? "pipelined iterations never run alone"
+                               : "a lockstep group of several iterations never runs alone";
     return;
   }
   Plan.ScavengeNs = ScavengeNs;

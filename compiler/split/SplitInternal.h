@@ -17,6 +17,7 @@
 //                           and the turn an iteration waits for
 //   split/SplitLowering.cpp the coroutine skeleton every scheduler shares
 //   split/RingScheduler.cpp, split/LockstepScheduler.cpp,
+//   split/PipelineScheduler.cpp, split/CompactRingScheduler.cpp,
 //   split/Amu*Scheduler.cpp one code generator per scheduler, behind
 //                           SchedulerCodeGen
 //   split/SplitCheck.cpp    -memcoro-check: every access reported to the
@@ -131,7 +132,8 @@ struct OrderedPoint {
 /// Ring and lockstep reach far memory through the cache (prefetch, or under
 /// -memcoro-amu an aload then a wait: the static scheduler); the AMU
 /// schedulers resume whatever the software AMU reports done (Amu*.cpp).
-enum class Dispatch { Ring, Lockstep, AmuGetfin, AmuBafin };
+/// Pipeline is lockstep as a software pipeline (PipelineScheduler.cpp).
+enum class Dispatch { Ring, Lockstep, AmuGetfin, AmuBafin, Pipeline };
 llvm::StringRef dispatchName(Dispatch D);
 
 /// Two accesses of the loop, at least one a store, that may touch the same
@@ -234,6 +236,10 @@ struct LoopPlan {
   unsigned ScavengeNs = 0;
   /// Why -memcoro-scavenge does not apply to this loop, for the remark.
   llvm::StringRef ScavengeSkipped;
+
+  /// Slots of the slot array: Parallelism, except for the pipeline, which
+  /// keeps every iteration between its first and last phase in a slot.
+  unsigned slotCount() const;
 
   void print(llvm::raw_ostream &OS) const;
 };
@@ -472,11 +478,18 @@ public:
   virtual void emitEarlyAccess(llvm::IRBuilder<> &B, const Suspension &S);
   /// Before yielding at suspension \p J (counted from 0), after the saves.
   virtual void emitSuspend(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
+  /// Where the iteration goes once it has yielded at suspension \p J: next,
+  /// unless the scheduler knows what runs then without a dispatch.
+  virtual llvm::BasicBlock *afterSuspend(unsigned J) { return S.Next; }
   /// resume.J, before the restores: make sure the access can be made (the
   /// AMU's static scheduler waits for the slot's request here).
   virtual void emitResume(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
   /// next: \p NextSlot is the slot index plus one; choose what runs next.
   virtual void emitNext(llvm::IRBuilder<> &B, llvm::Value *NextSlot) = 0;
+  /// Once the skeleton is complete, while the scheduler state and the
+  /// reductions still live in allocas: rewrites of the control flow that need
+  /// no SSA repair (the pipeline's steady-state copy).
+  virtual void beforePromotion() {}
   /// The allocas to promote to registers, in order.
   virtual void promotableState(llvm::SmallVectorImpl<llvm::AllocaInst *> &Allocas) = 0;
   /// i64: the slots not yet retired, or null when the scheduler does not
@@ -488,6 +501,29 @@ public:
 
 protected:
   Skeleton &S;
+};
+
+/// What the general and the compact ring share (RingScheduler.cpp): a slot
+/// whose iteration has ended launches the next one at once, or retires when
+/// there is none left.
+class RingLaunchCodeGen : public SchedulerCodeGen {
+public:
+  using SchedulerCodeGen::SchedulerCodeGen;
+  void createState(llvm::IRBuilder<> &Entry) override;
+  llvm::Value *emitLaunch(llvm::IRBuilder<> &B) override;
+  void emitIterationStart(llvm::IRBuilder<> &B, llvm::Value *K) override;
+  llvm::BasicBlock *afterIteration() override { return S.Launch; }
+  /// Both rings count the slots that still hold an iteration.
+  llvm::Value *emitLiveSlots(llvm::IRBuilder<> &B) override {
+    return B.CreateLoad(B.getInt64Ty(), Live, "memcoro.live");
+  }
+
+protected:
+  /// The next iteration to launch, the slots not yet retired, and the block
+  /// a slot goes to when no iteration is left (each ring's own).
+  llvm::AllocaInst *NextIter = nullptr;
+  llvm::AllocaInst *Live = nullptr;
+  llvm::BasicBlock *Retire = nullptr;
 };
 
 /// Where an iteration may have to wait before it goes on (its turn at an
@@ -542,8 +578,19 @@ llvm::SmallVector<llvm::AllocaInst *, 1>
 demoteAppendCounters(const LoopPlan &Plan, llvm::IRBuilder<> &Entry, llvm::IRBuilder<> &Preheader,
                      llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> &ReadAt);
 
+/// The ring; with one suspension point and nothing to wait for, the compact
+/// ring (CompactRingScheduler.cpp): live slots packed, no resume state.
 std::unique_ptr<SchedulerCodeGen> createRingScheduler(Skeleton &S);
+bool ringCanBeCompact(const LoopPlan &Plan);
+std::unique_ptr<SchedulerCodeGen> createCompactRingScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createLockstepScheduler(Skeleton &S);
+/// The pipelined lockstep (PipelineScheduler.cpp): phase j of iteration k
+/// runs beside phase 0 of iteration k + j * pipelineDistance.
+std::unique_ptr<SchedulerCodeGen> createPipelineScheduler(Skeleton &S);
+/// Steps between two phases of one iteration in the pipeline, and the slots
+/// it needs, for \p Parallelism iterations in flight over \p Suspensions.
+unsigned pipelineDistance(unsigned Parallelism, unsigned Suspensions);
+unsigned pipelineSlots(unsigned Parallelism, unsigned Suspensions);
 /// The AMU's code generators (AmuRequests.cpp, AmuGetfinScheduler.cpp, AmuBafinScheduler.cpp): the static scheduler is
 /// \p Static (ring or lockstep) with its far accesses made as aload + wait.
 std::unique_ptr<SchedulerCodeGen> createAmuStaticScheduler(Skeleton &S, std::unique_ptr<SchedulerCodeGen> Static);

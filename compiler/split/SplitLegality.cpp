@@ -534,7 +534,8 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
         bool Lockable = Update && Read->getParent() == Update->getParent() &&
                         commutativeUpdateKind(*Read, *Update) && onlyUpdatesOfItsKind(Update) &&
                         Plan.Locked.empty() &&
-                        (Plan.Style == Dispatch::Ring || Plan.Style == Dispatch::Lockstep) && !Plan.ThroughAmu;
+                        (Plan.Style == Dispatch::Ring || Plan.Style == Dispatch::Lockstep || Plan.Style == Dispatch::Pipeline) &&
+                        !Plan.ThroughAmu;
         if (!Lockable)
           return serial("SplitUpdate",
                         "a read-modify-write of one memory location would be split by a suspension point, so "

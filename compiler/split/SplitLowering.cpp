@@ -167,8 +167,9 @@ LoweredLoop CoroutineLowering::run() {
   S.Header = Header;
   S.Loc = Loc;
   S.Plan = &Plan;
-  std::unique_ptr<SchedulerCodeGen> Gen =
-      Plan.Style == Dispatch::Lockstep ? createLockstepScheduler(S) : createRingScheduler(S);
+  std::unique_ptr<SchedulerCodeGen> Gen = Plan.Style == Dispatch::Lockstep   ? createLockstepScheduler(S)
+                                          : Plan.Style == Dispatch::Pipeline ? createPipelineScheduler(S)
+                                                                             : createRingScheduler(S);
   if (Plan.Style == Dispatch::AmuGetfin)
     Gen = createAmuGetfinScheduler(S);
   else if (Plan.Style == Dispatch::AmuBafin)
@@ -374,7 +375,7 @@ LoweredLoop CoroutineLowering::run() {
     Value *YS = YB.CreateLoad(I64, S.SlotIndex);
     Frame.emitSaves(YB, YS, J);
     Gen->emitSuspend(YB, YS, J);
-    YB.CreateBr(S.Next);
+    YB.CreateBr(Gen->afterSuspend(J));
 
     BasicBlock *Resume = BasicBlock::Create(Ctx, "memcoro.resume." + Twine(J + 1), &F, Posts[J]);
     IRBuilder<> QB(Resume);
@@ -438,6 +439,7 @@ LoweredLoop CoroutineLowering::run() {
 
   Frame.repairSSA(Resumes);
   Frame.dropPreservedSaves();
+  Gen->beforePromotion();
 
   DominatorTree FreshDT(F);
   SmallVector<AllocaInst *, 8> Scalars;

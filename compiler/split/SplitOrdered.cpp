@@ -365,7 +365,7 @@ std::optional<SerialReason> OrderedPlanner::run() {
     return std::nullopt;
   NumOrderedPoints += Plan.Ordered.size();
 
-  if (Plan.Style == Dispatch::Lockstep) {
+  if (Plan.Style == Dispatch::Lockstep || Plan.Style == Dispatch::Pipeline) {
     // Every instruction that needs the order, in one phase; a region from
     // its start to the iteration's end, so in the last phase.
     SmallVector<Instruction *, 8> Needing;
@@ -385,7 +385,7 @@ std::optional<SerialReason> OrderedPlanner::run() {
                     (!HasRegion || Phase == Plan.Suspensions.size());
     if (OnePhase) {
       LLVM_DEBUG(dbgs() << "memcoro-split: ordered code in lockstep phase " << Phase
-                        << ": slot order is iteration order\n");
+                        << ": slot order (pipeline: phase order) is iteration order\n");
       return std::nullopt;
     }
     LLVM_DEBUG(dbgs() << "memcoro-split: ordered code spans several phases; ring dispatch with turns\n");

@@ -37,13 +37,14 @@ using namespace memcoro;
 
 #define DEBUG_TYPE "memcoro-split"
 
-enum class ForcedStyle { Auto, Ring, Lockstep };
+enum class ForcedStyle { Auto, Ring, Lockstep, Pipeline };
 static cl::opt<ForcedStyle> ForcedDispatch(
     "memcoro-dispatch", cl::Hidden, cl::init(ForcedStyle::Auto),
-    cl::desc("Dispatch style of transformed loops (lockstep only where legal)"),
-    cl::values(clEnumValN(ForcedStyle::Auto, "auto", "lockstep where legal, else ring"),
+    cl::desc("Dispatch style of transformed loops (lockstep and pipeline only where legal)"),
+    cl::values(clEnumValN(ForcedStyle::Auto, "auto", "pipelined lockstep where legal, else ring"),
                clEnumValN(ForcedStyle::Ring, "ring", "always the ring scheduler"),
-               clEnumValN(ForcedStyle::Lockstep, "lockstep", "lockstep where legal")));
+               clEnumValN(ForcedStyle::Lockstep, "lockstep", "lockstep in groups where legal"),
+               clEnumValN(ForcedStyle::Pipeline, "pipeline", "pipelined lockstep where legal")));
 
 static cl::opt<unsigned> DefaultParallelism(
     "memcoro-default-parallelism", cl::Hidden, cl::init(32),
@@ -68,6 +69,8 @@ StringRef memcoro::dispatchName(Dispatch D) {
     return "ring";
   case Dispatch::Lockstep:
     return "lockstep";
+  case Dispatch::Pipeline:
+    return "pipeline";
   case Dispatch::AmuGetfin:
     return "AMU getfin";
   case Dispatch::AmuBafin:
@@ -278,9 +281,15 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
     }
   }
   dropCoveredSuspensions();
-  Plan.Style = ForcedDispatch != ForcedStyle::Ring && everyIterationSuspendsAlike() ? Dispatch::Lockstep
-                                                                                     : Dispatch::Ring;
+  if (ForcedDispatch == ForcedStyle::Ring || !everyIterationSuspendsAlike())
+    Plan.Style = Dispatch::Ring;
+  else
+    Plan.Style = ForcedDispatch == ForcedStyle::Lockstep ? Dispatch::Lockstep : Dispatch::Pipeline;
   chooseAmuScheduler(Plan);
+  // The AMU's static scheduler names requests by slot and waits for them when
+  // the dispatch comes back to the slot; the pipeline has no such visit.
+  if (Plan.ThroughAmu && Plan.Style == Dispatch::Pipeline)
+    Plan.Style = Dispatch::Lockstep;
   return std::nullopt;
 }
 
@@ -369,6 +378,10 @@ std::optional<SerialReason> memcoro::planSuspensions(const SplitAnalyses &A, Loo
   return SuspensionPlanner(A, Plan).run(HasTwin);
 }
 
+unsigned LoopPlan::slotCount() const {
+  return Style == Dispatch::Pipeline ? pipelineSlots(Parallelism, Suspensions.size()) : Parallelism;
+}
+
 void LoopPlan::print(raw_ostream &OS) const {
   auto name = [&](const Value *V) {
     std::string S;
@@ -420,11 +433,19 @@ void LoopPlan::print(raw_ostream &OS) const {
     if (P.Store)
       OS << "    store:" << *P.Store << "\n";
   }
-  OS << "  dispatch: " << dispatchName(Style) << (ThroughAmu ? ", far accesses through the AMU" : "") << "\n";
+  OS << "  dispatch: " << dispatchName(Style) << (ThroughAmu ? ", far accesses through the AMU" : "");
+  if (ringCanBeCompact(*this))
+    OS << ", compact (live slots packed, no resume state)";
+  if (Style == Dispatch::Pipeline)
+    OS << ", distance " << pipelineDistance(Parallelism, Suspensions.size()) << ", " << slotCount() << " slots";
+  OS << "\n";
   if (ScavengeNs)
     OS << "  scavenge: up to " << ScavengeNs << " ns at a suspension with no other iteration to run\n";
   if (!Ordered.empty())
-    OS << "  order kept by: " << (WaitsForTurn ? "turns (an iteration waits for the one before it)" : "lockstep slot order")
+    OS << "  order kept by: "
+       << (WaitsForTurn                   ? "turns (an iteration waits for the one before it)"
+           : Style == Dispatch::Pipeline ? "pipeline phase order"
+                                          : "lockstep slot order")
        << "\n";
   for (const NotSuspended &N : NotWorth)
     OS << "  no suspension, " << N.describe() << ":" << *N.Access << "\n";

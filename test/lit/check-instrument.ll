@@ -6,7 +6,7 @@
 ; RUN: %opt -passes='memcoro-split,verify' -memcoro-check -S %s | FileCheck %s
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s --check-prefix=OFF
 
-; CHECK: @memcoro.check.dispatch = private unnamed_addr constant [9 x i8] c"lockstep\00"
+; CHECK: @memcoro.check.dispatch = private unnamed_addr constant [9 x i8] c"pipeline\00"
 ; CHECK: @memcoro.check.file = private unnamed_addr constant [4 x i8] c"x.c\00", align 1
 ; CHECK: @memcoro.check.loop = private constant { ptr, i32, i32, ptr } { ptr @memcoro.check.file, i32 3, i32 4, ptr @memcoro.check.dispatch }
 ; The load of idx[i], of t[idx[i]] (flags 1: read), the store to out[i] (2: write).
@@ -19,7 +19,7 @@
 ; CHECK: call void @__memcoro_check_enter()
 ; CHECK-NEXT: br label %memcoro.sched
 ; CHECK: memcoro.iter.start:
-; CHECK: %memcoro.check.k = freeze i64 %memcoro.k
+; CHECK: %memcoro.check.k = freeze i64 %memcoro.step.0
 ; CHECK: store i64 %memcoro.check.k, ptr
 ; CHECK: %[[J:.*]] = load i32, ptr %arrayidx
 ; CHECK-NEXT: call void @__memcoro_check_access(ptr @memcoro.check.site, i64 %memcoro.check.k, ptr %arrayidx, i64 4)

@@ -23,7 +23,7 @@ int main(void) {
     y[i] = (i + 63) % 64; // ...which iteration i + 1 loads
   }
   size_t m = M;
-  // FLOW-REMARK: remark: loop turned into 16 interleaved coroutines: 2 suspension points, lockstep dispatch
+  // FLOW-REMARK: remark: loop turned into 16 interleaved coroutines: 2 suspension points, pipeline dispatch
 #pragma memcoro parallel(16)
   for (size_t i = 0; i < m; i++) a[x[i]] = a[y[i]] + 1;
   uint64_t h = 0;
@@ -56,7 +56,7 @@ int main(void) {
 #endif
   return 0;
 }
-// FLOW: memcoro-check: loop at {{.*}}check-issue-shapes.c:[[@LINE-31]] (parallel(16), lockstep dispatch): read-after-write dependence between iterations ran out of serial order
+// FLOW: memcoro-check: loop at {{.*}}check-issue-shapes.c:[[@LINE-31]] (parallel(16), pipeline dispatch): read-after-write dependence between iterations ran out of serial order
 // FLOW-NEXT: check-issue-shapes.c:[[@LINE-32]]:42: store in iteration 0
 // FLOW-NEXT: check-issue-shapes.c:[[@LINE-33]]:44: load in iteration 1 ran before it
 // OUTPUT: memcoro-check: loop at {{.*}}check-issue-shapes.c:[[@LINE-12]] (parallel(8), ring dispatch): write-after-write dependence between iterations ran out of serial order

@@ -1,10 +1,10 @@
-// -fmemcoro-check reports an output dependence (write after write) that interleaving inverted: an earlier iteration stores over what a later one stored, which the serial loop keeps; under lockstep and ring dispatch, with the later iteration's store outside and inside an inner loop.
+// -fmemcoro-check reports an output dependence (write after write) that interleaving inverted: an earlier iteration stores over what a later one stored, which the serial loop keeps; under pipeline and ring dispatch, with the later iteration's store outside and inside an inner loop.
 // The arrays are tiny: -fno-memcoro-cost-model keeps the cost model from leaving the loops serial.
-// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -Rpass=memcoro %s -o %t.1 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
+// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -Rpass=memcoro %s -o %t.1 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: not %t.1 2>&1 | FileCheck %s --check-prefixes=CHECK,OUTER
 // RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -mllvm -memcoro-dispatch=ring -Rpass=memcoro %s -o %t.2 2>&1 | FileCheck %s --check-prefix=RING
 // RUN: not %t.2 2>&1 | FileCheck %s --check-prefixes=CHECK,OUTER
-// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -DINNER -Rpass=memcoro %s -o %t.3 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
+// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -DINNER -Rpass=memcoro %s -o %t.3 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: not %t.3 2>&1 | FileCheck %s --check-prefixes=CHECK,INNER
 // RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -fmemcoro-check -DINNER -mllvm -memcoro-dispatch=ring -Rpass=memcoro %s -o %t.4 2>&1 | FileCheck %s --check-prefix=RING
 // RUN: not %t.4 2>&1 | FileCheck %s --check-prefixes=CHECK,INNER
@@ -21,7 +21,7 @@ int main(void) {
     len[i] = 1 + i % 3;
     t[i] = i;
   }
-  // LOCKSTEP: remark: loop turned into 4 interleaved coroutines: 1 suspension point, lockstep dispatch
+  // PIPELINE: remark: loop turned into 4 interleaved coroutines: 1 suspension point, pipeline dispatch
   // RING: remark: loop turned into 4 interleaved coroutines: 1 suspension point, ring dispatch
 #pragma memcoro parallel(4) remote(t)
   for (int i = 0; i < M; i++) {
@@ -39,7 +39,7 @@ int main(void) {
   printf("%ld\n", h);
   return 0;
 }
-// CHECK: memcoro-check: loop at {{.*}}check-waw.c:[[@LINE-15]] (parallel(4), {{ring|lockstep}} dispatch): write-after-write dependence between iterations ran out of serial order
+// CHECK: memcoro-check: loop at {{.*}}check-waw.c:[[@LINE-15]] (parallel(4), {{ring|pipeline}} dispatch): write-after-write dependence between iterations ran out of serial order
 // CHECK-NEXT: check-waw.c:[[@LINE-9]]:13: store in iteration 0
 // OUTER-NEXT: check-waw.c:[[@LINE-12]]:10: store in iteration 1 ran before it
 // INNER-NEXT: check-waw.c:[[@LINE-15]]:21: store in iteration 1 ran before it

@@ -19,7 +19,7 @@ void step(const Graph &g, int64_t *parent, const int64_t *t, const int32_t *idx)
 // REMARK: split-bound-once.cpp:[[@LINE-3]]:3: remark: loop turned into 8 interleaved coroutines: {{.*}}; its bound, read through memory, evaluated once before the loop, as OpenMP does
 // CHECK-LABEL: define {{.*}} @_Z4stepRK5GraphPlPKlPKi(
 // CHECK:       %{{.*}}.once = load i64, ptr %g
-// CHECK:       memcoro.sched:
+// CHECK:       memcoro.stage.1:
 
 // The early exit keeps this loop serial: nothing of the attempt is left.
 int64_t find(const Graph &g, int64_t *parent, const int64_t *t, const int32_t *idx) {
@@ -34,5 +34,5 @@ int64_t find(const Graph &g, int64_t *parent, const int64_t *t, const int32_t *i
 // REMARK: split-bound-once.cpp:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: the loop has an early exit
 // CHECK-LABEL: define {{.*}} @_Z4findRK5GraphPlPKlPKi(
 // CHECK-NOT:   .once
-// CHECK-NOT:   memcoro.sched
+// CHECK-NOT:   memcoro.
 // CHECK:       ret i64

@@ -23,7 +23,7 @@ void triad_insist(double *a, const double *b, const double *c, double q, size_t 
     a[i] = b[i] + q * c[i];
 }
 // CHECK-NOT: no suspension at this load
-// CHECK: split-cost-model.c:[[@LINE-4]]:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point, lockstep dispatch
+// CHECK: split-cost-model.c:[[@LINE-4]]:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point, pipeline dispatch
 
 // Index arithmetic on the counter: a wrapping neighbour, as in lbm.
 void neighbour(double *out, const double *in, size_t nx, size_t n) {
@@ -58,7 +58,7 @@ uint64_t mixed(const uint32_t *ix, const uint32_t *iy, const uint64_t *cold, siz
   return s;
 }
 // CHECK: split-cost-model.c:[[@LINE-3]]:10: remark: no suspension at this load: into an object of 4 KiB, which fits in the cache
-// CHECK: split-cost-model.c:[[@LINE-5]]:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point, lockstep dispatch
+// CHECK: split-cost-model.c:[[@LINE-5]]:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point, pipeline dispatch
 // OFF: split-cost-model.c:[[@LINE-6]]:3: remark: loop turned into 16 interleaved coroutines: 2 suspension points
 
 // A table declared without its size elsewhere: its size is not known, and it

@@ -2,8 +2,8 @@
 ; same suspension points in the same order: no resume state in the slot, no
 ; retire block, the switch is on the group's phase (the same for N slots in a
 ; row), and groups of N iterations follow each other.
-; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
-; RUN: %opt -passes='memcoro-split' -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: %opt -passes='memcoro-split,verify' -memcoro-dispatch=lockstep -S %s | FileCheck %s
+; RUN: %opt -passes='memcoro-split' -memcoro-dispatch=lockstep -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 
 ; REMARK: loop turned into 4 interleaved coroutines: 1 suspension point, lockstep dispatch, 8 bytes of context per slot
 

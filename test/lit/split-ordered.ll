@@ -1,6 +1,6 @@
 ; Tests code that must run in iteration order: a BFS level (first-writer-wins
 ; test-and-set and the frontier append, ring dispatch: turns), a gather that
-; appends (lockstep: slot order is iteration order, nothing added) and an
+; appends (pipeline: each phase runs in iteration order, nothing added) and an
 ; ordered region after list walks (ring). Made from C with memcoro-cc -O2
 ; -mllvm -print-before=memcoro-split; the C is in the comments of each function.
 ; -memcoro-cost-model=0: the loops here are about the plan's other steps, not about what is worth a suspension.
@@ -23,8 +23,8 @@
 ; PLAN:       append counter: %9
 ; PLAN-NEXT:  ordered append: %20 = getelementptr inbounds i64, ptr %3, i64 %9
 ; PLAN-NEXT:    store: store i64 %15, ptr %20
-; PLAN-NEXT:  dispatch: lockstep
-; PLAN-NEXT:  order kept by: lockstep slot order
+; PLAN-NEXT:  dispatch: pipeline, distance 8, 16 slots
+; PLAN-NEXT:  order kept by: pipeline phase order
 ; PLAN-LABEL: memcoro-plan: loop %9 in function 'walks': interleaved
 ; PLAN:       ordered region: tail call void @__memcoro_ordered()
 ; PLAN-NEXT:  dispatch: ring
@@ -37,8 +37,8 @@
 ; REMARK:      remark: <unknown>:0:0: append runs in iteration order: the counter is shared by the iterations (ring dispatch: an iteration that reaches it before its turn waits)
 ; REMARK-NEXT: remark: <unknown>:0:0: first-writer-wins test runs in iteration order, so the first iteration in serial order wins (ring dispatch: an iteration that reaches it before its turn waits)
 ; REMARK-NEXT: remark: <unknown>:0:0: loop turned into 16 interleaved coroutines: 3 suspension points, ring dispatch, {{[0-9]+}} bytes of context per slot, 2 run in iteration order
-; REMARK-NEXT: remark: <unknown>:0:0: append runs in iteration order: the counter is shared by the iterations (lockstep dispatch runs it in slot order, which is iteration order)
-; REMARK-NEXT: remark: <unknown>:0:0: loop turned into 8 interleaved coroutines: 1 suspension point, lockstep dispatch, 8 bytes of context per slot, 1 run in iteration order
+; REMARK-NEXT: remark: <unknown>:0:0: append runs in iteration order: the counter is shared by the iterations (pipeline dispatch runs each phase in iteration order)
+; REMARK-NEXT: remark: <unknown>:0:0: loop turned into 8 interleaved coroutines: 1 suspension point, pipeline dispatch, 8 bytes of context per slot, 1 run in iteration order
 ; REMARK-NEXT: remark: <unknown>:0:0: ordered region runs in iteration order (ring dispatch: an iteration that reaches it before its turn waits)
 
 ; The ring: the slot remembers its iteration; an iteration holding the turn

@@ -1,7 +1,7 @@
 ; Tests print<memcoro-plan>: what memcoro-split decides for each marked loop of
 ; a function, in program order, without transforming anything. Three marked
 ; loops (split-several-loops.c): a binary search whose suspension sits in an
-; inner loop (ring), a gather with a reduction (lockstep), and an outer loop
+; inner loop (ring), a gather with a reduction (pipeline), and an outer loop
 ; whose nested marked loop is interleaved as part of it.
 ; -memcoro-cost-model=0: the loops here are about the plan's other steps, not about what is worth a suspension.
 ; RUN: %opt -memcoro-cost-model=0 -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s
@@ -23,7 +23,7 @@
 ; CHECK-NEXT:    reduction: %i39 add from 0
 ; CHECK-NEXT:    suspension 1: %i44 = load i64, ptr %i43
 ; CHECK-NEXT:      prefetch %i43
-; CHECK-NEXT:    dispatch: lockstep
+; CHECK-NEXT:    dispatch: pipeline, distance 8, 16 slots
 ; CHECK-LABEL: memcoro-plan: loop %bb48 in function 'several': interleaved
 ; CHECK-NEXT:    parallel(4)
 ; CHECK-NEXT:    inductions: %i49 %i50

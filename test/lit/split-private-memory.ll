@@ -21,14 +21,14 @@
 ; PLAN-NEXT:    assumed independent across iterations: store i64 %4, ptr %arrayidx19{{.*}} | %1 = load i64, ptr %arrayidx7
 ; PLAN-NEXT:    suspension 1: %1 = load i64, ptr %arrayidx7
 ; PLAN-NEXT:      prefetch %arrayidx7
-; PLAN-NEXT:    dispatch: lockstep
+; PLAN-NEXT:    dispatch: pipeline, distance 4, 8 slots
 
 
-; REMARK: loop turned into 4 interleaved coroutines: 1 suspension point, lockstep dispatch
-; REMARK: loop turned into 4 interleaved coroutines: 1 suspension point, lockstep dispatch
+; REMARK: loop turned into 4 interleaved coroutines: 1 suspension point, pipeline dispatch
+; REMARK: loop turned into 4 interleaved coroutines: 1 suspension point, pipeline dispatch
 
 ; CHECK-LABEL: define {{.*}} @private_array(
-; CHECK: %f.memcoro.private = alloca [192 x i8], align 16
+; CHECK: %f.memcoro.private = alloca [384 x i8], align 16
 ; CHECK-NOT: alloca [5 x i64]
 ; CHECK: memcoro.iter.start:
 ; CHECK: [[OFF:%.*]] = mul i64 %memcoro.slot{{.*}}, 48

@@ -2,9 +2,9 @@
 ; accumulated in place from the identity (never saved in a slot), the per-list
 ; sum inside the inner loop is private and saved, and with no parallel(N) the
 ; pass picks 32 and says so.
-; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s
+; RUN: %opt -passes='memcoro-split,verify' -memcoro-ring-compact=false -S %s | FileCheck %s
 ; RUN: %opt -passes='memcoro-split' -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
-; RUN: %opt -passes='memcoro-split' -memcoro-default-parallelism=5 -S %s | FileCheck %s --check-prefix=FIVE
+; RUN: %opt -passes='memcoro-split' -memcoro-default-parallelism=5 -memcoro-ring-compact=false -S %s | FileCheck %s --check-prefix=FIVE
 ; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
 
 ; PLAN:      parallel(32), chosen by memcoro

@@ -56,7 +56,7 @@ uint64_t gather4(const uint64_t *t, const uint32_t *idx, long n) {
 
 // REMARK: remark: {{.*}}: loop turned into 1 interleaved coroutine: {{.*}}; at a suspension with no other iteration to run, the thread's scavengers run for up to 250 ns
 // REMARK: remark: {{.*}}: loop turned into 4 interleaved coroutines: {{.*}} ring dispatch, {{.*}}; at a suspension with no other iteration to run, the thread's scavengers run for up to 250 ns
-// REMARK: remark: {{.*}}: loop turned into 4 interleaved coroutines: {{.*}} lockstep dispatch, {{[0-9]+}} bytes of context per slot; its stalls are not lent to scavengers: a lockstep group of several iterations never runs alone
+// REMARK: remark: {{.*}}: loop turned into 4 interleaved coroutines: {{.*}} pipeline dispatch, {{[0-9]+}} bytes of context per slot; its stalls are not lent to scavengers: pipelined iterations never run alone
 
 // PLAN: function 'walk1'
 // PLAN: scavenge: up to 250 ns at a suspension with no other iteration to run

@@ -19,7 +19,7 @@ long several(const long *a, long n, const long *keys, long *pos, const int *idx,
 #pragma memcoro parallel(8)
   for (int i = 0; i < m; i++)
     s += a[idx[i]];
-// CHECK: split-several-loops.c:[[@LINE-2]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, lockstep dispatch
+// CHECK: split-several-loops.c:[[@LINE-2]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, pipeline dispatch
 #pragma memcoro parallel(4)
   for (int i = 0; i < m; i++) {
     long t = 0;

@@ -7,7 +7,7 @@
 ; PLAN:      suspension 1: %1 = load i64, ptr %arrayidx3
 ; PLAN-NEXT:   shared by: store i64 %xor, ptr %arrayidx3
 ; PLAN-NEXT:   prefetch %arrayidx3 for writing
-; PLAN-NEXT: dispatch: lockstep
+; PLAN-NEXT: dispatch: pipeline, distance 16, 32 slots
 
 
 ; REMARK: suspension point: load prefetched, then resumed after 15 other iterations (1 more access shares it)

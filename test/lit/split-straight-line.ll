@@ -2,10 +2,46 @@
 ; straight-line body would run in lockstep): slot array with a resume state per
 ; slot, scheduler switch, launch/retire, a prefetch before the suspension and
 ; the access after the resume.
-; RUN: %opt -passes='memcoro-split,verify' -memcoro-dispatch=ring -S %s | FileCheck %s
+; RUN: %opt -passes='memcoro-split,verify' -memcoro-dispatch=ring -memcoro-ring-compact=false -S %s | FileCheck %s
 ; RUN: %opt -passes='memcoro-split' -memcoro-dispatch=ring -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; With one suspension point and nothing to wait for, the ring is compact
+; unless told otherwise: no resume state (the slot holds the address only),
+; no switch after the first launch, live slots packed at the front; a slot
+; with nothing left to launch takes the last live slot's iteration.
+; RUN: %opt -passes='memcoro-split,verify' -memcoro-dispatch=ring -S %s | FileCheck %s --check-prefix=COMPACT
+; RUN: %opt -passes='print<memcoro-plan>' -memcoro-dispatch=ring -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
 
-; REMARK: loop turned into 4 interleaved coroutines: 1 suspension point, ring dispatch, 16 bytes of context per slot
+; PLAN: dispatch: ring, compact (live slots packed, no resume state)
+
+; COMPACT: %memcoro.slot = type { ptr }
+; COMPACT-LABEL: define {{.*}} @gather(
+; COMPACT-NOT: llvm.memset
+; COMPACT: memcoro.sched:
+; COMPACT-NEXT: switch i32 0, label %memcoro.next [
+; COMPACT: memcoro.launch:
+; COMPACT: %memcoro.live.0 = phi i64 {{.*}} [ 1, %memcoro.sched ]
+; COMPACT: br i1 {{.*}}, label %memcoro.iter.start, label %memcoro.retire
+; COMPACT: memcoro.retire:
+; COMPACT-NEXT: [[LAST:%.*]] = sub i64 %memcoro.live.0, 1
+; COMPACT-NEXT: [[MID:%.*]] = icmp ult i64 %memcoro.slot.0, [[LAST]]
+; COMPACT-NEXT: br i1 [[MID]], label %memcoro.move, label %memcoro.wrap
+; COMPACT: call void @llvm.prefetch.p0(
+; COMPACT-NOT: store i32
+; COMPACT-NEXT: br label %memcoro.next
+; COMPACT: memcoro.next:
+; COMPACT: [[S:%.*]] = add i64 %memcoro.slot.{{[0-9]+}}, 1
+; COMPACT-NEXT: [[MORE:%.*]] = icmp ult i64 [[S]], %memcoro.live.{{[0-9]+}}
+; COMPACT-NEXT: br i1 [[MORE]], label %memcoro.resume.1, label %memcoro.fill
+; COMPACT: memcoro.fill:
+; COMPACT-NEXT: icmp ult i64 %memcoro.live.{{[0-9]+}}, 4
+; COMPACT: br i1 {{.*}}, label %memcoro.grow, label %memcoro.wrap
+; COMPACT: memcoro.wrap:
+; COMPACT: br i1 {{.*}}, label %memcoro.done, label %memcoro.resume.1
+; COMPACT: memcoro.move:
+; COMPACT: call void @llvm.memcpy{{.*}}(ptr align 8 %{{.*}}, ptr align 8 %{{.*}}, i64 8, i1 false)
+; COMPACT-NEXT: br label %memcoro.resume.1
+
+; REMARK: loop turned into 4 interleaved coroutines: 1 suspension point, ring dispatch, 8 bytes of context per slot
 
 ; CHECK: %memcoro.slot = type { i32, ptr }
 ; CHECK-LABEL: define {{.*}} @gather(
