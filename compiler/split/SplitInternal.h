@@ -90,6 +90,9 @@ struct Suspension {
   llvm::SmallVector<llvm::Instruction *, 2> Accesses;
   /// Addresses to prefetch, each with whether it will be written.
   llvm::SmallVector<std::pair<llvm::Value *, bool>, 2> Prefetch;
+  /// Lines of fields read later without a suspension of their own (a node's
+  /// value after its key, FetchedLines.cpp): an address plus a byte offset.
+  llvm::SmallVector<std::pair<llvm::Value *, int64_t>, 1> PrefetchFields;
 };
 
 /// Pure address arithmetic that coalescing moves above an earlier suspension,
@@ -299,6 +302,35 @@ llvm::DebugLoc remarkLocation(const llvm::Instruction *I, const llvm::Loop &L);
 /// How many bytes \p B lies after \p A, when both are constant offsets from
 /// one base pointer.
 std::optional<int64_t> byteDistance(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
+
+/// A pointer as a base and the constant byte offsets it may have from it
+/// (one, or the choices of a select: `n + (k < key ? 24 : 16)`).
+struct FieldOffsets {
+  llvm::Value *Base = nullptr;
+  llvm::SmallVector<int64_t, 2> Offsets;
+};
+FieldOffsets fieldOffsets(llvm::Value *Ptr, const llvm::DataLayout &DL);
+/// Whether every field \p Late may be lies within a cache line of one of
+/// \p Early's, on the same base.
+bool withinLineOf(const FieldOffsets &Late, const FieldOffsets &Early);
+
+/// An access that brought in a line, and a field \p Offset bytes from its
+/// address that a later access reads without a suspension of its own.
+struct FetchedField {
+  llvm::Instruction *By;
+  int64_t Offset;
+};
+/// Notes in \p Extra the fields of \p Late that lie in another 16-byte granule
+/// than \p Early's (heap blocks are 16-byte aligned: they may be on another
+/// line), for \p Early's suspension to prefetch.
+void noteOtherGranules(const FieldOffsets &Late, llvm::Instruction *Early, const llvm::DataLayout &DL,
+                       llvm::SmallVectorImpl<FetchedField> &Extra);
+/// Whether every node \p Late may access through a phi or select was accessed
+/// earlier in the iteration, within a line of the same field (a container's
+/// walk: FetchedLines.cpp); \p Extra receives the fields whose lines those
+/// earlier accesses should prefetch as well.
+bool fetchedEarlierInIteration(const SplitAnalyses &A, const LoopPlan &Plan, llvm::Instruction *Late,
+                               llvm::SmallVectorImpl<FetchedField> &Extra);
 
 /// What a slot holds (SplitFrame.cpp): the values of an iteration that live
 /// across a suspension, stored in its slot or recomputed on resume; the

@@ -236,7 +236,7 @@ void SuspensionPlanner::dropCoveredSuspensions() {
   // offsets less than a cache line apart.
   auto sameLine = [&](Value *X, Value *Y) {
     std::optional<int64_t> Distance = byteDistance(X, Y, A.DL);
-    return Distance && std::abs(*Distance) < 64;
+    return (Distance && std::abs(*Distance) < 64) || withinLineOf(fieldOffsets(X, A.DL), fieldOffsets(Y, A.DL));
   };
   auto coveredBy = [&](Instruction *Late, Instruction *Early, const Instruction *Deciding) {
     return sameLine(accessedPointer(*Late), accessedPointer(*Early)) && A.DT.dominates(Early, Late) &&
@@ -251,8 +251,14 @@ void SuspensionPlanner::dropCoveredSuspensions() {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end(); ++It) {
+      SmallVector<FetchedField, 2> Extra;
       auto isCovered = [&](Instruction *Access) {
-        return any_of(AllAccesses, [&](Instruction *E) { return E != Access && coveredBy(Access, E, It->At); });
+        for (Instruction *E : AllAccesses)
+          if (E != Access && coveredBy(Access, E, It->At)) {
+            noteOtherGranules(fieldOffsets(accessedPointer(*Access), A.DL), E, A.DL, Extra);
+            return true;
+          }
+        return fetchedEarlierInIteration(A, Plan, Access, Extra);
       };
       bool Covered = all_of(It->Accesses, isCovered);
       if (!Covered && It->Accesses.size() > 1 && isCovered(It->At)) {
@@ -284,6 +290,11 @@ void SuspensionPlanner::dropCoveredSuspensions() {
       ++Plan.Coalesced;
       append_range(Plan.Covered, It->Accesses);
       Plan.Suspensions.erase(It);
+      for (const FetchedField &F : Extra)
+        for (Suspension &S : Plan.Suspensions)
+          if (is_contained(S.Accesses, F.By) &&
+              !is_contained(S.PrefetchFields, std::make_pair(accessedPointer(*F.By), F.Offset)))
+            S.PrefetchFields.push_back({accessedPointer(*F.By), F.Offset});
       Changed = true;
       break;
     }
@@ -339,6 +350,9 @@ void LoopPlan::print(raw_ostream &OS) const {
       OS << "    shared by:" << *Access << "\n";
     for (const auto &[Ptr, Write] : S.Prefetch)
       OS << "    prefetch " << name(Ptr) << (Write ? " for writing" : "") << "\n";
+    for (const auto &[Ptr, Offset] : S.PrefetchFields)
+      OS << "    prefetch " << name(Ptr) << (Offset < 0 ? " - " : " + ") << std::abs(Offset)
+         << ", a field read later\n";
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the phase:" << *Access << "\n";
