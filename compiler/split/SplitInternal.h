@@ -119,7 +119,7 @@ struct AppendCounter {
 /// Code that must run in iteration order: iteration k may run it only after
 /// every iteration before k has run its own (CoroAMU's sequential category).
 struct OrderedPoint {
-  enum Kind { Region, Append, FirstWriterWins };
+  enum Kind { Region, Append, FirstWriterWins, BufferAppend };
   Kind What;
   /// The first instruction that needs the turn: a region's marker, the first
   /// read or increment of a counter in its block, the test's load.
@@ -194,6 +194,14 @@ struct LoopPlan {
 
   /// Append counters (legality recognises them, SplitOrdered.cpp).
   llvm::SmallVector<AppendCounter, 1> Counters;
+  /// Appends through a counter in memory (`lq.push_back(v)`, BufferAppend.cpp):
+  /// the first reads of the counter, from which the iteration runs in
+  /// iteration order.
+  llvm::SmallVector<llvm::Instruction *, 1> BufferAppendStarts;
+  /// Header phis that carry a load (the buffer's address, forwarded by GVN
+  /// past the flush call) to where only ordered code uses it: read again
+  /// there instead (BufferAppend.cpp).
+  llvm::SmallVector<std::pair<llvm::PHINode *, llvm::LoadInst *>, 1> Reloaded;
 
   // What runs in iteration order (SplitOrdered.cpp).
   llvm::SmallVector<OrderedPoint, 2> Ordered;
@@ -271,6 +279,27 @@ void chooseAmuScheduler(LoopPlan &Plan);
 /// Whether \p Phi is an append counter (`next[n++] = v`); if so, records it
 /// in \p Plan (SplitOrdered.cpp).
 bool recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+
+/// The back-edge count of a loop whose latch leaves when a pointer or integer
+/// stepped by a positive constant equals a loop invariant (an iterator loop,
+/// a range-for), taking the test to reach its bound exactly, as OpenMP takes
+/// a canonical loop's; null for another test (IteratorTripCount.cpp).
+const llvm::SCEV *iteratorBackedgeTakenCount(llvm::ScalarEvolution &SE, const llvm::Loop &L,
+                                             llvm::BasicBlock *Latch);
+
+/// Records in \p Plan the appends through a counter in memory: a location the
+/// loop does not move, read for the address of a store and written back
+/// (BufferAppend.cpp).
+void recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan);
+/// Whether \p Phi carries a value loaded from one place to uses in such
+/// ordered code; if so, records it for reloadForwardedLoads.
+bool recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// The lowering's: each use of such a phi reads its place again; returns,
+/// for each user, the first load in front of it (where a wait must go).
+llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> reloadForwardedLoads(const LoopPlan &Plan);
+/// Whether \p I runs after the first read of such a counter, in iteration
+/// order (a buffer's flush call runs in place there).
+bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, const llvm::Instruction *I);
 
 /// Collects what must run in iteration order (ordered regions, appends,
 /// first-writer-wins tests) and whether the dispatch keeps that order by

@@ -206,6 +206,10 @@ LoweredLoop CoroutineLowering::run() {
   PB.CreateStore(ConstantInt::get(I64, 0), S.SlotIndex);
   for (unsigned R = 0; R < Plan.Reductions.size(); ++R)
     PB.CreateStore(Plan.Reductions[R].Phi->getIncomingValueForBlock(Preheader), Accumulators[R]);
+  for (auto [User, Load] : reloadForwardedLoads(Plan))
+    for (Instruction *&At : WaitAts)
+      if (At == User)
+        At = Load;
   // Append counters become one shared scalar, read and incremented in
   // iteration order; a wait point in front of a read moves to its load.
   DenseMap<Instruction *, Instruction *> CounterReadAt;

@@ -362,9 +362,10 @@ void LoopPlan::print(raw_ostream &OS) const {
     OS << "  append counter: " << name(C.Phi) << "\n";
   for (const OrderedPoint &P : Ordered) {
     OS << "  ordered "
-       << (P.What == OrderedPoint::Region   ? "region"
-           : P.What == OrderedPoint::Append ? "append"
-                                            : "first-writer-wins")
+       << (P.What == OrderedPoint::Region           ? "region"
+           : P.What == OrderedPoint::Append         ? "append"
+           : P.What == OrderedPoint::BufferAppend ? "append through memory"
+                                                    : "first-writer-wins")
        << ":" << *P.At << "\n";
     if (P.Store)
       OS << "    store:" << *P.Store << "\n";
