@@ -40,15 +40,7 @@ template <class Map> __attribute__((noinline)) int64_t find_serial(const Map &m,
       sum += it->second;
   return sum;
 }
-__attribute__((noinline)) int64_t find_memcoro(const Hash &m, const std::vector<uint64_t> &keys) {
-  int64_t sum = 0;
-#pragma memcoro parallel(PAR)
-  for (auto k : keys)
-    if (auto it = m.find(k); it != m.end())
-      sum += it->second;
-  return sum;
-}
-__attribute__((noinline)) int64_t find_memcoro(const Tree &m, const std::vector<uint64_t> &keys) {
+template <class Map> __attribute__((noinline)) int64_t find_memcoro(const Map &m, const std::vector<uint64_t> &keys) {
   int64_t sum = 0;
 #pragma memcoro parallel(PAR)
   for (auto k : keys)
