@@ -103,8 +103,9 @@ bool memcoro::withinLineOf(const FieldOffsets &Late, const FieldOffsets &Early) 
 
 void memcoro::noteOtherGranules(const FieldOffsets &Late, Instruction *Early, const DataLayout &DL,
                                 SmallVectorImpl<FetchedField> &Extra) {
-  FieldOffsets Got = fieldOffsets(accessedPointer(*Early), DL);
-  if (Got.Base != Late.Base || Got.Offsets.size() != 1)
+  Value *Ptr = accessedPointer(*Early);
+  FieldOffsets Got = fieldOffsets(Ptr, DL);
+  if (Ptr->getType()->getPointerAddressSpace() != 0 || Got.Base != Late.Base || Got.Offsets.size() != 1)
     return;
   int64_t C = Got.Offsets.front();
   for (int64_t O : Late.Offsets) {

@@ -84,8 +84,9 @@ void SchedulerCodeGen::emitEarlyAccess(IRBuilder<> &B, const Suspension &Sp) {
     B.CreateCall(Prefetch, {B.CreateAddrSpaceCast(Ptr, PointerType::get(S.Ctx, 0)), B.getInt32(Write),
                             B.getInt32(3), B.getInt32(1)});
   for (auto &[Ptr, Offset] : Sp.PrefetchFields)
-    B.CreateCall(Prefetch, {B.CreateGEP(B.getInt8Ty(), Ptr, B.getInt64(Offset)), B.getInt32(0), B.getInt32(3),
-                            B.getInt32(1)});
+    B.CreateCall(Prefetch, {B.CreateAddrSpaceCast(B.CreateGEP(B.getInt8Ty(), Ptr, B.getInt64(Offset)),
+                                                  PointerType::get(S.Ctx, 0)),
+                            B.getInt32(0), B.getInt32(3), B.getInt32(1)});
 }
 
 namespace {
