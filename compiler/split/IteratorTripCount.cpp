@@ -41,7 +41,9 @@ const SCEV *memcoro::iteratorBackedgeTakenCount(ScalarEvolution &SE, const Loop 
   auto *Stride = dyn_cast<SCEVConstant>(Step->getStepRecurrence(SE));
   if (!Stride || !Stride->getAPInt().isStrictlyPositive())
     return nullptr;
-  auto asInt = [&](const SCEV *S) { return S->getType()->isPointerTy() ? SE.getPtrToIntExpr(S, SE.getWiderType(SE.getEffectiveSCEVType(S->getType()), S->getType())) : S; };
+  auto asInt = [&](const SCEV *S) {
+    return S->getType()->isPointerTy() ? SE.getPtrToIntExpr(S, SE.getEffectiveSCEVType(S->getType())) : S;
+  };
   const SCEV *Start = asInt(Step->getStart()), *End = asInt(Y);
   if (isa<SCEVCouldNotCompute>(Start) || isa<SCEVCouldNotCompute>(End) || Start->getType() != End->getType())
     return nullptr;
