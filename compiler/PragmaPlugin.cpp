@@ -155,6 +155,10 @@ struct Clauses {
   SourceLocation RemoteLoc; ///< invalid when remote() is absent
   /// Each a name, or a member path `a.b`, `p->q`, `this->m`, as tokens.
   llvm::SmallVector<llvm::SmallVector<Token, 1>, 4> RemoteNames;
+  /// How the marker reaches each name's elements: as it is (a pointer or
+  /// array), through `.data()`, or through `&(...)[0]` (a container).
+  enum class Form { AsIs, Data, Subscript };
+  llvm::SmallVector<Form, 4> RemoteForms;
   SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
   /// "+", "*" or "+*": the floating-point reductions the OpenMP directive
   /// before the pragma names in reduction() clauses.
@@ -646,12 +650,29 @@ private:
   /// first declared in the loop head is only in scope inside the loop, and a
   /// dependent type is only known at instantiation: both are left to the AST
   /// checker, as is everything in a body lexed ahead of parsing.
-  bool checkRemoteNames(const Clauses &C, llvm::ArrayRef<Token> Head) {
+  bool checkRemoteNames(Clauses &C, llvm::ArrayRef<Token> Head) {
     Sema *S = State->S;
-    if (!S || !inFunctionBody(S->getCurScope()))
+    C.RemoteForms.assign(C.RemoteNames.size(), Clauses::Form::AsIs);
+    if (!S)
       return true;
+    if (!inFunctionBody(S->getCurScope())) {
+      // A member function defined in its class: the members declared before
+      // it are known, so a container among them is still recognised.
+      for (const auto &[Path, Form] : llvm::zip(C.RemoteNames, C.RemoteForms)) {
+        LookupResult R(*S, DeclarationNameInfo(Path.front().getIdentifierInfo(), Path.front().getLocation()),
+                       Sema::LookupOrdinaryName);
+        R.suppressDiagnostics();
+        if (Path.front().getIdentifierInfo())
+          S->LookupName(R, S->getCurScope());
+        if (auto *VD = R.isSingleResult() ? dyn_cast<ValueDecl>(R.getFoundDecl()) : nullptr)
+          if (QualType T = pathType(*S, VD->getType().getNonReferenceType(), Path, Path.front().getLocation());
+              !T.isNull())
+            Form = containerForm(*S, T, Path.front().getLocation());
+      }
+      return true;
+    }
     bool Ok = true;
-    for (const auto &Path : C.RemoteNames) {
+    for (const auto &[Path, Form] : llvm::zip(C.RemoteNames, C.RemoteForms)) {
       // `this->m` is left to the AST checker.
       const Token &Name = Path.front();
       if (Name.is(tok::kw_this))
@@ -681,8 +702,10 @@ private:
       }
       // The type of a member path is the AST checker's to judge.
       QualType T = VD->getType().getNonReferenceType();
+      if (QualType PathT = pathType(*S, T, Path, Name.getLocation()); !PathT.isNull())
+        Form = containerForm(*S, PathT, Name.getLocation());
       if (Path.size() == 1 && !T->isDependentType() && !T->isPointerType() &&
-          !T->isArrayType()) {
+          !T->isArrayType() && Form == Clauses::Form::AsIs) {
         diag(Name.getLocation(), State->Ids.NotPointer)
             << II->getName()
             << ("'" + T.getAsString(S->getASTContext().getPrintingPolicy()) +
@@ -691,6 +714,54 @@ private:
       }
     }
     return Ok;
+  }
+
+  /// The type a remote() path names, when it is known at the pragma: the
+  /// variable's, then each member's (null for a dependent one).
+  static QualType pathType(Sema &S, QualType T, llvm::ArrayRef<Token> Path,
+                           SourceLocation Loc) {
+    for (size_t I = 1; I + 1 < Path.size(); I += 2) {
+      if (T->isDependentType())
+        return QualType();
+      if (Path[I].is(tok::arrow)) {
+        if (!T->isPointerType())
+          return QualType();
+        T = T->getPointeeType();
+      }
+      auto *RD = T->getAsCXXRecordDecl();
+      if (!RD || !S.isCompleteType(Loc, T))
+        return QualType();
+      LookupResult R(S, DeclarationNameInfo(Path[I + 1].getIdentifierInfo(), Loc),
+                     Sema::LookupMemberName);
+      R.suppressDiagnostics();
+      S.LookupQualifiedName(R, RD);
+      auto *FD = R.isSingleResult() ? dyn_cast<FieldDecl>(R.getFoundDecl()) : nullptr;
+      if (!FD)
+        return QualType();
+      T = FD->getType().getNonReferenceType();
+    }
+    return T->isDependentType() ? QualType() : T;
+  }
+
+  /// A class that holds its elements in one block, as users hold their big
+  /// arrays (std::vector, std::array, std::span, their own buffer class):
+  /// its data(), or else its operator[], gives the elements' address.
+  static Clauses::Form containerForm(Sema &S, QualType T, SourceLocation Loc) {
+    auto *RD = T->getAsCXXRecordDecl();
+    if (!RD || T->isPointerType() || T->isArrayType() || !S.isCompleteType(Loc, T))
+      return Clauses::Form::AsIs;
+    auto has = [&](DeclarationName Member) {
+      LookupResult R(S, DeclarationNameInfo(Member, Loc), Sema::LookupMemberName);
+      R.suppressDiagnostics();
+      S.LookupQualifiedName(R, RD);
+      return !R.empty();
+    };
+    ASTContext &Ctx = S.getASTContext();
+    if (has(&Ctx.Idents.get("data")))
+      return Clauses::Form::Data;
+    if (has(Ctx.DeclarationNames.getCXXOperatorName(OO_Subscript)))
+      return Clauses::Form::Subscript;
+    return Clauses::Form::AsIs;
   }
 
   /// The bodies of member functions defined in their class are lexed (and
@@ -753,9 +824,30 @@ private:
     Punct(tok::l_paren, PragmaLoc);
     // The marker string carries the name as written, so that remarks can say
     // remote(entries, buckets): IR keeps no source names.
-    for (const auto &Path : C.RemoteNames) {
-      Annotation({"unsigned", "long"}, Path, (RemoteMarker + " " + spell(Path)).str(),
-                 Path.front().getLocation());
+    for (const auto &[Path, Form] : llvm::zip(C.RemoteNames, C.RemoteForms)) {
+      // A container's elements: `(path).data()` or `&(path)[0]`.
+      SourceLocation Loc = Path.front().getLocation();
+      llvm::SmallVector<Token, 8> Value;
+      if (Form == Clauses::Form::Subscript)
+        Value.push_back(bareToken(tok::amp, Loc));
+      if (Form != Clauses::Form::AsIs)
+        Value.push_back(bareToken(tok::l_paren, Loc));
+      Value.append(Path.begin(), Path.end());
+      if (Form != Clauses::Form::AsIs)
+        Value.push_back(bareToken(tok::r_paren, Loc));
+      if (Form == Clauses::Form::Data) {
+        Value.push_back(bareToken(tok::period, Loc));
+        IdentifierInfo *Data = PP.getIdentifierInfo("data");
+        Value.push_back(bareToken(Data->getTokenID(), Loc));
+        Value.back().setIdentifierInfo(Data);
+        Value.push_back(bareToken(tok::l_paren, Loc));
+        Value.push_back(bareToken(tok::r_paren, Loc));
+      } else if (Form == Clauses::Form::Subscript) {
+        Value.push_back(bareToken(tok::l_square, Loc));
+        Value.push_back(literal(PP, "0", tok::numeric_constant, Loc));
+        Value.push_back(bareToken(tok::r_square, Loc));
+      }
+      Annotation({"unsigned", "long"}, Value, (RemoteMarker + " " + spell(Path)).str(), Loc);
     }
     std::string Loop = LoopMarker.str();
     if (!C.ReductionOps.empty())

@@ -67,6 +67,13 @@ bool isBasedOn(Value *Ptr, const SmallPtrSetImpl<Value *> &Bases) {
       continue;
     if (Bases.contains(V))
       return true;
+    // A container's data() read again where a store may have changed it
+    // (remote(v) on a std::vector of bytes): the same pointer field.
+    if (auto *Load = dyn_cast<LoadInst>(V); Load && any_of(Bases, [&](Value *B) {
+          auto *BaseLoad = dyn_cast<LoadInst>(B);
+          return BaseLoad && BaseLoad->getPointerOperand() == Load->getPointerOperand();
+        }))
+      return true;
     if (auto *GEP = dyn_cast<GEPOperator>(V))
       Work.push_back(GEP->getPointerOperand());
     else if (auto *Cast = dyn_cast<CastInst>(V))

@@ -172,6 +172,10 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       case OrderedPoint::FirstWriterWins:
         R << "first-writer-wins test runs in iteration order, so the first iteration in serial order wins";
         break;
+      case OrderedPoint::BufferAppend:
+        R << "append through a counter in memory runs in iteration order, from this read of the counter to the "
+             "iteration's end, a call on the way (a buffer's flush) in place";
+        break;
       }
       if (Plan.WaitsForTurn)
         R << " (ring dispatch: an iteration that reaches it before its turn waits)";

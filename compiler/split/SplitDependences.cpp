@@ -202,7 +202,8 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
       if (isOrderedMarker(I))
         OrderedStarts.push_back(&I);
   auto inOrder = [&](const Instruction *I) {
-    return any_of(OrderedStarts, [&](const Instruction *Start) { return A.DT.dominates(Start, I); });
+    return any_of(OrderedStarts, [&](const Instruction *Start) { return A.DT.dominates(Start, I); }) ||
+           runsAfterBufferAppend(Plan, A.DT, I);
   };
   const unsigned Level = L.getLoopDepth();
   for (unsigned S = 0; S < Accesses.size(); ++S) {

@@ -149,12 +149,17 @@ void CoroutineFrame::computeSavedValues(BasicBlock *IterStart, BasicBlock *IterE
 /// A saved address or index that is a pure function of other saved values
 /// (&base[half] from base and half, half from len) costs a store at every
 /// suspension and a load at every resume; recomputing it on resume costs an
-/// instruction or two. The value must be computable at every suspension it
-/// crosses, so each in-iteration operand must itself be saved there.
+/// instruction or two. Not a division: a hash table's bucket `h % n` takes
+/// tens of cycles, more than the store and load. The value must be computable
+/// at every suspension it crosses, so each in-iteration operand must itself
+/// be saved there.
 void CoroutineFrame::chooseRematerialized() {
+  auto divides = [](Instruction *V) {
+    return V->isIntDivRem() || V->getOpcode() == Instruction::FDiv || V->getOpcode() == Instruction::FRem;
+  };
   for (Instruction *V : Saved)
     if ((isa<GetElementPtrInst>(V) || isa<CastInst>(V) || isa<BinaryOperator>(V) || isa<CmpInst>(V)) &&
-        !V->mayHaveSideEffects())
+        !V->mayHaveSideEffects() && !divides(V))
       Rematerialized.insert(V);
   for (bool Changed = true; Changed;) {
     Changed = false;

@@ -93,6 +93,9 @@ struct Suspension {
   llvm::SmallVector<llvm::Instruction *, 2> Accesses;
   /// Addresses to prefetch, each with whether it will be written.
   llvm::SmallVector<std::pair<llvm::Value *, bool>, 2> Prefetch;
+  /// Lines of fields read later without a suspension of their own (a node's
+  /// value after its key, FetchedLines.cpp): an address plus a byte offset.
+  llvm::SmallVector<std::pair<llvm::Value *, int64_t>, 1> PrefetchFields;
 };
 
 /// Pure address arithmetic that coalescing moves above an earlier suspension,
@@ -119,7 +122,7 @@ struct AppendCounter {
 /// Code that must run in iteration order: iteration k may run it only after
 /// every iteration before k has run its own (CoroAMU's sequential category).
 struct OrderedPoint {
-  enum Kind { Region, Append, FirstWriterWins };
+  enum Kind { Region, Append, FirstWriterWins, BufferAppend };
   Kind What;
   /// The first instruction that needs the turn: a region's marker, the first
   /// read or increment of a counter in its block, the test's load.
@@ -207,6 +210,14 @@ struct LoopPlan {
 
   /// Append counters (legality recognises them, SplitOrdered.cpp).
   llvm::SmallVector<AppendCounter, 1> Counters;
+  /// Appends through a counter in memory (`lq.push_back(v)`, BufferAppend.cpp):
+  /// the first reads of the counter, from which the iteration runs in
+  /// iteration order.
+  llvm::SmallVector<llvm::Instruction *, 1> BufferAppendStarts;
+  /// Header phis that carry a load (the buffer's address, forwarded by GVN
+  /// past the flush call) to where only ordered code uses it: read again
+  /// there instead (BufferAppend.cpp).
+  llvm::SmallVector<std::pair<llvm::PHINode *, llvm::LoadInst *>, 1> Reloaded;
 
   // What runs in iteration order (SplitOrdered.cpp).
   llvm::SmallVector<OrderedPoint, 2> Ordered;
@@ -315,6 +326,27 @@ void chooseScavenging(LoopPlan &Plan);
 /// in \p Plan (SplitOrdered.cpp).
 bool recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
 
+/// The back-edge count of a loop whose latch leaves when a pointer or integer
+/// stepped by a positive constant equals a loop invariant (an iterator loop,
+/// a range-for), taking the test to reach its bound exactly, as OpenMP takes
+/// a canonical loop's; null for another test (IteratorTripCount.cpp).
+const llvm::SCEV *iteratorBackedgeTakenCount(llvm::ScalarEvolution &SE, const llvm::Loop &L,
+                                             llvm::BasicBlock *Latch);
+
+/// Records in \p Plan the appends through a counter in memory: a location the
+/// loop does not move, read for the address of a store and written back
+/// (BufferAppend.cpp).
+void recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan);
+/// Whether \p Phi carries a value loaded from one place to uses in such
+/// ordered code; if so, records it for reloadForwardedLoads.
+bool recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// The lowering's: each use of such a phi reads its place again; returns,
+/// for each user, the first load in front of it (where a wait must go).
+llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> reloadForwardedLoads(const LoopPlan &Plan);
+/// Whether \p I runs after the first read of such a counter, in iteration
+/// order (a buffer's flush call runs in place there).
+bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, const llvm::Instruction *I);
+
 /// Collects what must run in iteration order (ordered regions, appends,
 /// first-writer-wins tests) and whether the dispatch keeps that order by
 /// itself; lockstep does when all of it lies in one phase, otherwise the loop
@@ -349,6 +381,34 @@ std::optional<int64_t> byteDistance(const llvm::Value *A, const llvm::Value *B, 
 /// Whether every byte \p A and \p B may point at lies within 64 bytes: one
 /// cache line (unless the object straddles two), fetched by either access.
 bool withinOneLine(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
+/// A pointer as a base and the constant byte offsets it may have from it
+/// (one, or the choices of a select: `n + (k < key ? 24 : 16)`).
+struct FieldOffsets {
+  llvm::Value *Base = nullptr;
+  llvm::SmallVector<int64_t, 2> Offsets;
+};
+FieldOffsets fieldOffsets(llvm::Value *Ptr, const llvm::DataLayout &DL);
+/// Whether every field \p Late may be lies within a cache line of one of
+/// \p Early's, on the same base.
+bool withinLineOf(const FieldOffsets &Late, const FieldOffsets &Early);
+
+/// An access that brought in a line, and a field \p Offset bytes from its
+/// address that a later access reads without a suspension of its own.
+struct FetchedField {
+  llvm::Instruction *By;
+  int64_t Offset;
+};
+/// Notes in \p Extra the fields of \p Late that lie in another 16-byte granule
+/// than \p Early's (heap blocks are 16-byte aligned: they may be on another
+/// line), for \p Early's suspension to prefetch.
+void noteOtherGranules(const FieldOffsets &Late, llvm::Instruction *Early, const llvm::DataLayout &DL,
+                       llvm::SmallVectorImpl<FetchedField> &Extra);
+/// Whether every node \p Late may access through a phi or select was accessed
+/// earlier in the iteration, within a line of the same field (a container's
+/// walk: FetchedLines.cpp); \p Extra receives the fields whose lines those
+/// earlier accesses should prefetch as well.
+bool fetchedEarlierInIteration(const SplitAnalyses &A, const LoopPlan &Plan, llvm::Instruction *Late,
+                               llvm::SmallVectorImpl<FetchedField> &Extra);
 
 /// What a slot holds (SplitFrame.cpp): the values of an iteration that live
 /// across a suspension, stored in its slot or recomputed on resume; the

@@ -45,6 +45,7 @@ SerialReason SplitLegality::serial(const char *Tag, const Twine &Why, const Inst
 }
 
 std::optional<SerialReason> SplitLegality::checkLoop() {
+  recogniseBufferAppends(A, Plan);
   if (auto Why = checkExits())
     return Why;
   if (auto Why = checkTripCount())
@@ -72,14 +73,27 @@ std::optional<SerialReason> SplitLegality::checkExits() {
   Plan.Latch = L.getLoopLatch();
   if (!Plan.Preheader || !Plan.Latch || !L.hasDedicatedExits())
     return serial("NotSimplified", "the loop is not in a form memcoro can handle (no preheader or single latch)");
+  // A call that may throw on the way of an append through memory (a
+  // buffer's flush, a vector's growth) runs in iteration order, after every
+  // earlier iteration has ended: its exception leaves the loop as in the
+  // serial loop, the later iterations' slots abandoned.
+  auto unwindsFromAppend = [&](BasicBlock *BB) {
+    return BB->isEHPad() && all_of(predecessors(BB), [&](BasicBlock *Pred) {
+             auto *Invoke = dyn_cast<InvokeInst>(Pred->getTerminator());
+             return !L.contains(Pred) ||
+                    (Invoke && Invoke->getUnwindDest() == BB && runsAfterBufferAppend(Plan, A.DT, Invoke));
+           });
+  };
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
   erase_if(Exits, endsProgram);
+  erase_if(Exits, unwindsFromAppend);
   Plan.Exit = Exits.size() == 1 ? Exits.front() : nullptr;
   SmallVector<BasicBlock *, 4> Exiting;
   L.getExitingBlocks(Exiting);
   erase_if(Exiting, [&](BasicBlock *BB) {
-    return all_of(successors(BB), [&](BasicBlock *Succ) { return L.contains(Succ) || endsProgram(Succ); });
+    return all_of(successors(BB),
+                  [&](BasicBlock *Succ) { return L.contains(Succ) || endsProgram(Succ) || unwindsFromAppend(Succ); });
   });
   for (BasicBlock *BB : Exiting)
     if (BB != Plan.Latch)
@@ -109,6 +123,12 @@ std::optional<SerialReason> SplitLegality::checkTripCount() {
   A.SE.forgetLoop(&L);
   if (computeTripCount())
     return std::nullopt;
+  if (const SCEV *Count = iteratorBackedgeTakenCount(A.SE, L, Plan.Latch)) {
+    Plan.BackedgeTakenCount = Count;
+    SCEVExpander Probe(A.SE, A.DL, "memcoro");
+    if (Probe.isSafeToExpand(Count) && A.SE.getTypeSizeInBits(Count->getType()) <= 64)
+      return std::nullopt;
+  }
   if (evaluateBoundOnce()) {
     if (computeTripCount())
       return std::nullopt;
@@ -366,6 +386,8 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
     // (SplitOrdered.cpp).
     if (!FloatingPointOrderMatters && recogniseAppendCounter(A, Plan, &Phi))
       continue;
+    if (!FloatingPointOrderMatters && recogniseForwardedLoad(A, Plan, &Phi))
+      continue;
     auto *Update = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
     if (FloatingPointOrderMatters)
       return serial("FPReduction",
@@ -406,7 +428,7 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
         continue;
-      if (isa<InvokeInst>(CB) || isa<CallBrInst>(CB))
+      if ((isa<InvokeInst>(CB) && !runsAfterBufferAppend(Plan, A.DT, CB)) || isa<CallBrInst>(CB))
         return serial("Call", "the loop contains a call that may throw an exception", CB);
       if (auto *II = dyn_cast<IntrinsicInst>(CB))
         if (II->isAssumeLikeIntrinsic() || II->getIntrinsicID() == Intrinsic::prefetch ||
@@ -414,7 +436,7 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
           continue;
       if (Function *Callee = CB->getCalledFunction(); Callee && Callee->getName() == RemoteBaseFn)
         continue;
-      if (runsInPlace(*CB) || isOrderedMarker(*CB))
+      if (runsInPlace(*CB) || isOrderedMarker(*CB) || runsAfterBufferAppend(Plan, A.DT, CB))
         continue;
       if (CB->mayReadOrWriteMemory()) {
         Function *Callee = CB->getCalledFunction();

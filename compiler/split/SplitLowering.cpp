@@ -83,6 +83,10 @@ void SchedulerCodeGen::emitEarlyAccess(IRBuilder<> &B, const Suspension &Sp) {
   for (auto &[Ptr, Write] : Sp.Prefetch)
     B.CreateCall(Prefetch, {B.CreateAddrSpaceCast(Ptr, PointerType::get(S.Ctx, 0)), B.getInt32(Write),
                             B.getInt32(3), B.getInt32(1)});
+  for (auto &[Ptr, Offset] : Sp.PrefetchFields)
+    B.CreateCall(Prefetch, {B.CreateAddrSpaceCast(B.CreateGEP(B.getInt8Ty(), Ptr, B.getInt64(Offset)),
+                                                  PointerType::get(S.Ctx, 0)),
+                            B.getInt32(0), B.getInt32(3), B.getInt32(1)});
 }
 
 namespace {
@@ -206,6 +210,10 @@ LoweredLoop CoroutineLowering::run() {
   PB.CreateStore(ConstantInt::get(I64, 0), S.SlotIndex);
   for (unsigned R = 0; R < Plan.Reductions.size(); ++R)
     PB.CreateStore(Plan.Reductions[R].Phi->getIncomingValueForBlock(Preheader), Accumulators[R]);
+  for (auto [User, Load] : reloadForwardedLoads(Plan))
+    for (Instruction *&At : WaitAts)
+      if (At == User)
+        At = Load;
   // Append counters become one shared scalar, read and incremented in
   // iteration order; a wait point in front of a read moves to its load.
   DenseMap<Instruction *, Instruction *> CounterReadAt;

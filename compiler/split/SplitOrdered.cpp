@@ -317,8 +317,12 @@ std::optional<SerialReason> OrderedPlanner::run() {
           return true;
     return false;
   };
+  // From an append through memory on, the iteration holds the turn and
+  // does not yield (see the banner): the buffer, filled in order, and the
+  // counter's object are the prefetcher's and the cache's.
+  auto afterBufferAppend = [&](Instruction *Access) { return runsAfterBufferAppend(Plan, A.DT, Access); };
   for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();)
-    if (all_of(It->Accesses, appends)) {
+    if (all_of(It->Accesses, appends) || all_of(It->Accesses, afterBufferAppend)) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At << ": an append fills its array in order\n");
       It = Plan.Suspensions.erase(It);
     } else {
@@ -360,6 +364,8 @@ std::optional<SerialReason> OrderedPlanner::run() {
     for (Instruction *F : Firsts)
       Plan.Ordered.push_back({OrderedPoint::Append, F, Store});
   }
+  for (Instruction *Start : Plan.BufferAppendStarts)
+    Plan.Ordered.push_back({OrderedPoint::BufferAppend, Start, nullptr});
   findFirstWriterWins();
   if (Plan.Ordered.empty())
     return std::nullopt;
@@ -374,7 +380,7 @@ std::optional<SerialReason> OrderedPlanner::run() {
       Needing.push_back(P.At);
       if (P.Store)
         Needing.push_back(P.Store);
-      HasRegion |= P.What == OrderedPoint::Region;
+      HasRegion |= P.What == OrderedPoint::Region || P.What == OrderedPoint::BufferAppend;
     }
     for (const AppendCounter &C : Plan.Counters) {
       append_range(Needing, C.Reads);

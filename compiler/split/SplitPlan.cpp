@@ -290,6 +290,15 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   // the dispatch comes back to the slot; the pipeline has no such visit.
   if (Plan.ThroughAmu && Plan.Style == Dispatch::Pipeline)
     Plan.Style = Dispatch::Lockstep;
+  // The pipeline's steady state is a copy of the body's blocks; an unwind
+  // edge out of them (a buffer's flush that may throw) would need its
+  // landing pad's phis copied too.
+  if (Plan.Style == Dispatch::Pipeline && any_of(L.blocks(), [](BasicBlock *BB) {
+        return isa<InvokeInst>(BB->getTerminator());
+      })) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: lockstep, not pipeline: the body has an unwind edge\n");
+    Plan.Style = Dispatch::Lockstep;
+  }
   return std::nullopt;
 }
 
@@ -301,9 +310,12 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
 /// iteration update the location in between, which the serial loop never does.
 void SuspensionPlanner::dropCoveredSuspensions() {
   // Fields of one record (e->key, then e->next in the latch; a bucket's
-  // count, its tuples[j] in the inner loop, its next): same base, and every
-  // byte they may touch within a cache line.
-  auto sameLine = [&](Value *X, Value *Y) { return withinOneLine(X, Y, A.DL); };
+  // count, its tuples[j] in the inner loop, its next; a tree node's child
+  // chosen by a select): same base, and every byte they may touch within a
+  // cache line.
+  auto sameLine = [&](Value *X, Value *Y) {
+    return withinOneLine(X, Y, A.DL) || withinLineOf(fieldOffsets(X, A.DL), fieldOffsets(Y, A.DL));
+  };
   // A plain load only needs its line in the cache, which the earlier access
   // of the same iteration brought in however many yields ago (offsets[u + 1]
   // re-read inside the edge loop after a store that may alias it). A store
@@ -325,8 +337,14 @@ void SuspensionPlanner::dropCoveredSuspensions() {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end(); ++It) {
+      SmallVector<FetchedField, 2> Extra;
       auto isCovered = [&](Instruction *Access) {
-        return any_of(AllAccesses, [&](Instruction *E) { return E != Access && coveredBy(Access, E, It->At); });
+        for (Instruction *E : AllAccesses)
+          if (E != Access && coveredBy(Access, E, It->At)) {
+            noteOtherGranules(fieldOffsets(accessedPointer(*Access), A.DL), E, A.DL, Extra);
+            return true;
+          }
+        return fetchedEarlierInIteration(A, Plan, Access, Extra);
       };
       bool Covered = all_of(It->Accesses, isCovered);
       if (!Covered && It->Accesses.size() > 1 && isCovered(It->At)) {
@@ -358,6 +376,11 @@ void SuspensionPlanner::dropCoveredSuspensions() {
       ++Plan.Coalesced;
       append_range(Plan.Covered, It->Accesses);
       Plan.Suspensions.erase(It);
+      for (const FetchedField &F : Extra)
+        for (Suspension &S : Plan.Suspensions)
+          if (is_contained(S.Accesses, F.By) &&
+              !is_contained(S.PrefetchFields, std::make_pair(accessedPointer(*F.By), F.Offset)))
+            S.PrefetchFields.push_back({accessedPointer(*F.By), F.Offset});
       Changed = true;
       break;
     }
@@ -417,6 +440,9 @@ void LoopPlan::print(raw_ostream &OS) const {
       OS << "    shared by:" << *Access << "\n";
     for (const auto &[Ptr, Write] : S.Prefetch)
       OS << "    prefetch " << name(Ptr) << (Write ? " for writing" : "") << "\n";
+    for (const auto &[Ptr, Offset] : S.PrefetchFields)
+      OS << "    prefetch " << name(Ptr) << (Offset < 0 ? " - " : " + ") << std::abs(Offset)
+         << ", a field read later\n";
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the iteration:" << *Access << "\n";
@@ -426,9 +452,10 @@ void LoopPlan::print(raw_ostream &OS) const {
     OS << "  append counter: " << name(C.Phi) << "\n";
   for (const OrderedPoint &P : Ordered) {
     OS << "  ordered "
-       << (P.What == OrderedPoint::Region   ? "region"
-           : P.What == OrderedPoint::Append ? "append"
-                                            : "first-writer-wins")
+       << (P.What == OrderedPoint::Region           ? "region"
+           : P.What == OrderedPoint::Append         ? "append"
+           : P.What == OrderedPoint::BufferAppend ? "append through memory"
+                                                    : "first-writer-wins")
        << ":" << *P.At << "\n";
     if (P.Store)
       OS << "    store:" << *P.Store << "\n";

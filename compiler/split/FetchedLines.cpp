@@ -1,0 +1,191 @@
+//===- FetchedLines.cpp - accesses whose line the iteration already fetched ===//
+//
+// A part of memcoro-split's plan (SplitPlan.cpp, see SplitInternal.h): which
+// remote accesses need no suspension because the iteration has already
+// brought their cache line in. The plan's own rule covers a field of a record
+// read right after another field of it, in the same phase. Library containers
+// walk their nodes through phis and selects, where that rule sees nothing:
+//
+//   std::map::find         key = n->key; n = key < k ? n->right : n->left;
+//                          (one node, the child's offset a select of 16, 24)
+//                          and after the walk y->key, y->value, where y is
+//                          the last node the walk went left at
+//   unordered_map::find    p = prev->next; ... p->key ...; p = p->next;
+//                          and it->second, it a phi of the nodes tested
+//
+// Each of those accesses reads a node whose key the iteration has just
+// compared: a yield there costs a switch through the scheduler and a slot's
+// saves and restores, and brings nothing in. So:
+//
+//   - a pointer `base + off`, off a select of constants, is as close to a
+//     field at `base + c` as its farthest off;
+//   - an access through a phi or select of pointers is covered when every
+//     pointer it may be was accessed (within a line of the same field)
+//     earlier in this iteration, on the way to where the phi or select picks
+//     it (loop invariants count: the first iteration brought them in);
+//   - where the covered field lies in another 16-byte granule than the field
+//     that was fetched (a node's value after its key; heap blocks are 16-byte
+//     aligned, so the two may straddle a line), that earlier access's
+//     suspension also prefetches the covered field's line.
+//
+// Far memory under the software AMU (address space 1) is not cached this way
+// and keeps its suspensions.
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/Debug.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumFetchedInIteration, "Number of remote accesses to a node the iteration already fetched");
+
+namespace {
+
+constexpr int64_t LineBytes = 64;
+constexpr int64_t GranuleBytes = 16;
+
+int64_t floorDiv(int64_t X, int64_t D) { return X >= 0 ? X / D : -((-X + D - 1) / D); }
+
+/// Every constant \p V may be: a constant, or a select of two.
+bool constantChoices(Value *V, SmallVectorImpl<int64_t> &Out) {
+  if (auto *C = dyn_cast<ConstantInt>(V)) {
+    Out.push_back(C->getSExtValue());
+    return true;
+  }
+  auto *Sel = dyn_cast<SelectInst>(V);
+  return Sel && constantChoices(Sel->getTrueValue(), Out) && constantChoices(Sel->getFalseValue(), Out);
+}
+
+} // namespace
+
+FieldOffsets memcoro::fieldOffsets(Value *Ptr, const DataLayout &DL) {
+  FieldOffsets F;
+  int64_t Constant = 0;
+  Value *Base = const_cast<Value *>(GetPointerBaseWithConstantOffset(Ptr, Constant, DL));
+  F.Offsets.push_back(Constant);
+  // One more step: a GEP whose only index is a select of constants.
+  if (auto *GEP = dyn_cast<GEPOperator>(Base); GEP && GEP->getNumIndices() == 1 &&
+                                              GEP->getSourceElementType()->isSized()) {
+    SmallVector<int64_t, 2> Choices;
+    if (constantChoices(GEP->idx_begin()->get(), Choices)) {
+      int64_t Scale = DL.getTypeAllocSize(GEP->getSourceElementType()).getFixedValue();
+      F.Offsets.clear();
+      for (int64_t C : Choices)
+        F.Offsets.push_back(Constant + C * Scale);
+      Base = const_cast<Value *>(GetPointerBaseWithConstantOffset(GEP->getPointerOperand(), Constant, DL));
+      for (int64_t &O : F.Offsets)
+        O += Constant;
+    }
+  }
+  F.Base = Base;
+  return F;
+}
+
+bool memcoro::withinLineOf(const FieldOffsets &Late, const FieldOffsets &Early) {
+  if (Late.Base != Early.Base)
+    return false;
+  return all_of(Late.Offsets, [&](int64_t O) {
+    return any_of(Early.Offsets, [&](int64_t C) { return std::abs(O - C) < LineBytes; });
+  });
+}
+
+void memcoro::noteOtherGranules(const FieldOffsets &Late, Instruction *Early, const DataLayout &DL,
+                                SmallVectorImpl<FetchedField> &Extra) {
+  Value *Ptr = accessedPointer(*Early);
+  FieldOffsets Got = fieldOffsets(Ptr, DL);
+  if (Ptr->getType()->getPointerAddressSpace() != 0 || Got.Base != Late.Base || Got.Offsets.size() != 1)
+    return;
+  int64_t C = Got.Offsets.front();
+  for (int64_t O : Late.Offsets) {
+    int64_t Granule = floorDiv(O, GranuleBytes);
+    if (Granule == floorDiv(C, GranuleBytes) || any_of(Extra, [&](const FetchedField &F) {
+          return F.By == Early && floorDiv(C + F.Offset, GranuleBytes) == Granule;
+        }))
+      continue;
+    Extra.push_back({Early, O - C});
+  }
+}
+
+namespace {
+
+/// Follows the pointers a phi or select may pass on, back to accesses of
+/// them earlier in the iteration.
+class IterationFetches {
+public:
+  IterationFetches(const SplitAnalyses &A, const LoopPlan &Plan, SmallVectorImpl<FetchedField> &Extra)
+      : A(A), L(Plan.L), Extra(Extra) {
+    for (BasicBlock *BB : L.blocks())
+      for (Instruction &I : *BB)
+        if (Value *Ptr = accessedPointer(I); Ptr && Ptr->getType()->getPointerAddressSpace() == 0)
+          Accesses.push_back(&I);
+  }
+
+  /// Whether the iteration has accessed \p V + each of \p Offsets (within a
+  /// line) by the time it reaches \p UsePoint: directly, or, for a phi or
+  /// select, each pointer it may pass on by the time it picks one.
+  bool fetched(Value *V, ArrayRef<int64_t> Offsets, Instruction *UsePoint, const Instruction *Late) {
+    if (L.isLoopInvariant(V))
+      return true;
+    FieldOffsets Wanted{V, SmallVector<int64_t, 2>(Offsets.begin(), Offsets.end())};
+    for (Instruction *E : Accesses) {
+      if (E == Late || !A.DT.dominates(E, UsePoint))
+        continue;
+      FieldOffsets Got = fieldOffsets(accessedPointer(*E), A.DL);
+      if (Got.Offsets.size() != 1 || !withinLineOf(Wanted, Got))
+        continue;
+      noteOtherGranules(Wanted, E, A.DL, Extra);
+      return true;
+    }
+    if (auto *Phi = dyn_cast<PHINode>(V); Phi && L.contains(Phi)) {
+      // Round a cycle of phis: what enters it from elsewhere decides.
+      if (!Visiting.insert(Phi).second)
+        return true;
+      for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In)
+        if (!fetched(Phi->getIncomingValue(In), Offsets, Phi->getIncomingBlock(In)->getTerminator(), Late))
+          return false;
+      return true;
+    }
+    if (auto *Sel = dyn_cast<SelectInst>(V); Sel && L.contains(Sel))
+      return fetched(Sel->getTrueValue(), Offsets, Sel, Late) && fetched(Sel->getFalseValue(), Offsets, Sel, Late);
+    return false;
+  }
+
+private:
+  const SplitAnalyses &A;
+  Loop &L;
+  SmallVectorImpl<FetchedField> &Extra;
+  SmallVector<Instruction *, 16> Accesses;
+  SmallPtrSet<PHINode *, 8> Visiting;
+};
+
+} // namespace
+
+bool memcoro::fetchedEarlierInIteration(const SplitAnalyses &A, const LoopPlan &Plan, Instruction *Late,
+                                        SmallVectorImpl<FetchedField> &Extra) {
+  Value *Ptr = accessedPointer(*Late);
+  if (!Ptr || Ptr->getType()->getPointerAddressSpace() != 0)
+    return false;
+  FieldOffsets F = fieldOffsets(Ptr, A.DL);
+  if (!(isa<PHINode>(F.Base) || isa<SelectInst>(F.Base)) || !Plan.L.contains(cast<Instruction>(F.Base)))
+    return false;
+  SmallVector<FetchedField, 2> Found;
+  if (!IterationFetches(A, Plan, Found).fetched(F.Base, F.Offsets, Late, Late))
+    return false;
+  LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *Late
+                    << ": every node it may read was fetched earlier in the iteration\n");
+  ++NumFetchedInIteration;
+  append_range(Extra, Found);
+  return true;
+}

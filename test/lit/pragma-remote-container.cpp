@@ -1,0 +1,71 @@
+// remote() names a container as users hold their big arrays: a std::vector
+// (a local, a parameter, a member path, a member of the class whose member
+// function is defined inside it), or any class with operator[]. The marker
+// reaches its elements through data() or &c[0]; a class with neither is
+// still an error (issue 17, item 10).
+// RUN: %memcoro-cxx -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | %FileCheck %s --implicit-check-not="left serial"
+// RUN: %memcoro-cxx -fno-memcoro -O2 -c %s -o /dev/null
+// RUN: not %memcoro-cxx -fsyntax-only -DBAD %s 2>&1 | %FileCheck %s --check-prefix=BAD
+#include <cstdint>
+#include <vector>
+
+struct Graph {
+  std::vector<int64_t> parent;
+};
+struct Buffer {
+  int64_t *p;
+  int64_t &operator[](std::size_t i) { return p[i]; }
+};
+struct Table {
+  std::vector<int64_t> data_;
+  int64_t sum(const std::vector<uint32_t> &idx) const {
+    int64_t s = 0;
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE+1]]:1: remark: loop marked for coroutine interleaving: parallel(8), remote(data_)
+#pragma memcoro parallel(8) remote(data_)
+    for (uint32_t i : idx) s += data_[i];
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE-1]]:5: remark: loop turned into 8 interleaved coroutines: 1 suspension point
+    return s;
+  }
+};
+
+int64_t local(std::vector<int64_t> &table, const std::vector<uint32_t> &idx) {
+  int64_t s = 0;
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE+1]]:1: remark: loop marked for coroutine interleaving: parallel(8), remote(table)
+#pragma memcoro parallel(8) remote(table)
+  for (uint32_t i : idx) s += table[i];
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE-1]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point
+  return s;
+}
+
+int64_t member(Graph &g, const std::vector<uint32_t> &idx) {
+  int64_t s = 0;
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE+1]]:1: remark: loop marked for coroutine interleaving: parallel(8), remote(g.parent)
+#pragma memcoro parallel(8) remote(g.parent)
+  for (uint32_t i : idx) s += g.parent[i];
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE-1]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point
+  return s;
+}
+
+int64_t subscript(Buffer b, const std::vector<uint32_t> &idx) {
+  int64_t s = 0;
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE+1]]:1: remark: loop marked for coroutine interleaving: parallel(8), remote(b)
+#pragma memcoro parallel(8) remote(b)
+  for (uint32_t i : idx) s += b[i];
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE-1]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point
+  return s;
+}
+
+int64_t use(Table &t, const std::vector<uint32_t> &idx) { return t.sum(idx); }
+
+#ifdef BAD
+struct Opaque {
+  int64_t x;
+};
+int64_t bad(Opaque o, int n) {
+  int64_t s = 0;
+// BAD: pragma-remote-container.cpp:[[@LINE+1]]:24: error: 'o' in 'remote()' is not a pointer or array: it has type 'Opaque'
+#pragma memcoro remote(o)
+  for (int i = 0; i < n; i++) s += o.x;
+  return s;
+}
+#endif
