@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+// The controller of run-time adaptation (adapt.h; docs/compiler.md,
+// "Run-time adaptation"). A loop that adapts asks here, before each window
+// of iterations, how many to run and how, and reports their cycles after.
+//
+//   sample   MEMCORO_ADAPT_SAMPLE_ITERS iterations serially: cycles per
+//            iteration when nothing is overlapped (skipped without
+//            MEMCORO_ADAPT_SAMPLE)
+//   trial    interleaved at n = best, then (MEMCORO_ADAPT_N) hill climbing
+//            on the ladder 2 3 4 6 8 12 16 24 32 48 64 ...: up while each step
+//            is 3% faster, else down from where it started, as CoroAMU's
+//            return block "periodically adjusts concurrency levels"
+//   run      windows of MEMCORO_ADAPT_WINDOW in the chosen way: serial unless
+//            interleaving is at least 3% faster than the sample; after
+//            `recheck` iterations, sample and trial again. A check that
+//            confirms the decision doubles the interval (from 64 Ki to 1 Mi
+//            iterations), so that a memory-bound loop pays little for serial
+//            samples and a cache-resident one little for interleaved trials.
+//
+// The measurements accumulate over windows and over executions of the loop
+// (the state is per loop and per thread), so a loop of few iterations run
+// many times is measured too.
+#include "adapt.h"
+
+#include <stdbool.h>
+
+enum { FRESH, SAMPLE, TRIAL, RUN };
+
+// Ties and noise favour the serial loop and the n already chosen.
+enum { BETTER_PERCENT = 97 };
+
+static const uint32_t ladder[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 255};
+
+// The next n up (or down) the ladder from n within the slots, or 0.
+static uint32_t step(const struct memcoro_adapt *s, uint32_t n, bool up) {
+  if (!(s->flags & MEMCORO_ADAPT_N))
+    return 0;
+  uint32_t found = 0;
+  for (unsigned i = 0; i < sizeof ladder / sizeof ladder[0]; ++i) {
+    uint32_t m = ladder[i];
+    if (m > s->nmax)
+      break;
+    if (up && m > n)
+      return m;
+    if (!up && m < n)
+      found = m;
+  }
+  return found;
+}
+
+static bool better(uint64_t cpi, uint64_t than) { return cpi * 100 < than * BETTER_PERCENT; }
+
+// Enough iterations for every slot to run a few, and for the ramp-up and
+// drain of the window to be a small part of it.
+static uint64_t trial_iters(uint32_t n) {
+  uint64_t per_slot = 64 * (uint64_t)n;
+  return per_slot > MEMCORO_ADAPT_TRIAL ? per_slot : MEMCORO_ADAPT_TRIAL;
+}
+
+static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
+  s->phase = phase;
+  s->trial = n;
+  s->iters = 0;
+  s->cycles = 0;
+}
+
+static void start_check(struct memcoro_adapt *s) {
+  s->start = s->best;
+  s->best_cpi = UINT64_MAX;
+  if (s->flags & MEMCORO_ADAPT_SAMPLE)
+    measure(s, SAMPLE, 0);
+  else
+    measure(s, TRIAL, s->best);
+}
+
+static void decide(struct memcoro_adapt *s) {
+  bool serial = (s->flags & MEMCORO_ADAPT_SAMPLE) && !better(s->best_cpi, s->serial_cpi);
+  if (s->flags & MEMCORO_ADAPT_FORCE_SERIAL)
+    serial = true;
+  if (s->flags & MEMCORO_ADAPT_FORCE_INTERLEAVED)
+    serial = false;
+  bool confirmed = s->recheck && serial == (bool)s->serial;
+  s->recheck = !confirmed                                   ? MEMCORO_ADAPT_RECHECK_FIRST
+               : s->recheck >= MEMCORO_ADAPT_RECHECK_LAST ? MEMCORO_ADAPT_RECHECK_LAST
+                                                          : 2 * s->recheck;
+  s->serial = serial;
+  s->since_check = 0;
+  s->phase = RUN;
+}
+
+// A trial of n = s->trial has ended at `cpi`: climb on, turn, or decide.
+static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
+  uint32_t n = s->trial, next;
+  if (n == s->start && s->best_cpi == UINT64_MAX) {
+    s->best_cpi = cpi;
+    // Interleaving a quarter slower than the serial loop at the usual n: the
+    // data is near the core, and no n will change that.
+    if ((s->flags & MEMCORO_ADAPT_SAMPLE) && cpi * 4 > s->serial_cpi * 5)
+      next = 0;
+    else if (!(next = step(s, n, true)))
+      next = step(s, n, false);
+  } else if (better(cpi, s->best_cpi)) {
+    s->best = n;
+    s->best_cpi = cpi;
+    next = step(s, n, n > s->start);
+  } else {
+    // Going up made it worse at once: try going down from the start.
+    next = n > s->start && s->best == s->start ? step(s, s->start, false) : 0;
+  }
+  if (next)
+    measure(s, TRIAL, next);
+  else
+    decide(s);
+}
+
+static uint64_t remaining(uint64_t quota, uint64_t done) { return quota > done ? quota - done : 1; }
+
+static uint64_t decision(const struct memcoro_adapt *s) {
+  switch (s->phase) {
+  case SAMPLE:
+    return MEMCORO_ADAPT_DECISION(remaining(MEMCORO_ADAPT_SAMPLE_ITERS, s->iters), 0);
+  case TRIAL:
+    return MEMCORO_ADAPT_DECISION(remaining(trial_iters(s->trial), s->iters), s->trial);
+  default: {
+    uint64_t left = remaining(s->recheck, s->since_check);
+    return MEMCORO_ADAPT_DECISION(left < MEMCORO_ADAPT_WINDOW ? left : MEMCORO_ADAPT_WINDOW,
+                                  s->serial ? 0 : s->best);
+  }
+  }
+}
+
+uint64_t __memcoro_adapt_begin(struct memcoro_adapt *s, uint32_t flags, uint32_t n0, uint32_t nmax) {
+  if (nmax > 255)
+    nmax = 255;
+  if (n0 > nmax)
+    n0 = nmax;
+  if (n0 == 0)
+    n0 = 1;
+  if (s->phase == FRESH || s->flags != flags || s->n0 != n0 || s->nmax != nmax) {
+    *s = (struct memcoro_adapt){.flags = flags, .n0 = n0, .nmax = nmax, .best = n0};
+    start_check(s);
+  }
+  return decision(s);
+}
+
+uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t cycles) {
+  switch (s->phase) {
+  case SAMPLE:
+  case TRIAL:
+    s->iters += iters;
+    s->cycles += cycles;
+    if (s->iters >= (s->phase == SAMPLE ? MEMCORO_ADAPT_SAMPLE_ITERS : trial_iters(s->trial))) {
+      uint64_t cpi = s->cycles * 1024 / s->iters;
+      if (s->phase == SAMPLE) {
+        s->serial_cpi = cpi;
+        measure(s, TRIAL, s->best);
+      } else {
+        after_trial(s, cpi);
+      }
+    }
+    break;
+  default:
+    s->since_check += iters;
+    if (s->since_check >= s->recheck)
+      start_check(s);
+    break;
+  }
+  return decision(s);
+}
