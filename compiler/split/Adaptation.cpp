@@ -13,8 +13,11 @@
 //   preheader: TC, accumulators, counters
 //       |
 //       v
-//   adapt: TC < min trips ? (TC, N) : begin() ------+
+//   adapt: TC <= budget or TC < min trips ?
+//       |    decided: (TC, the decided n) ----------+
 //       v                                           |
+//   begin: the first window from the controller     |
+//       v                                           v
 //   +-> pick: lo; (len, n) = decision; hi = min(lo + len, TC); t0 = cycles
 //   |     | n == 0                    | n > 0
 //   |     v                           v
@@ -28,7 +31,7 @@
 //   |     counters stored back        |
 //   |     +-------------+-------------+
 //   |                   v
-//   |   next: decision = next(hi - lo, cycles - t0)   (not for the bypass)
+//   |   next: decision = next(hi - lo, cycles - t0)   (not when decided)
 //   +----- hi < TC ?
 //                       v
 //                      done (the lowering's): reductions, exit values
@@ -42,9 +45,12 @@
 // properties removed so that it optimises as a serial loop would.
 //
 // The controller's state is a thread-local array per loop, so a loop of few
-// iterations run often is measured across its executions. Loops of fewer
-// than -memcoro-adapt-min-trips iterations skip the controller and run
-// interleaved as without adaptation.
+// iterations run often is measured across its executions. Once a check has
+// decided, executions that fit in the decision's budget of iterations run as
+// decided without calling the controller or reading the cycle counter, and
+// so do loops of fewer than -memcoro-adapt-min-trips iterations (with the
+// pragma's N before any decision): measuring them would cost more than any
+// choice saves.
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split \
 //       -memcoro-adapt -memcoro-adapt-n -S in.ll
@@ -103,7 +109,7 @@ static cl::opt<unsigned> AdaptMaxN("memcoro-adapt-max-n", cl::Hidden, cl::init(6
 
 /// runtime/adapt/adapt.h: MEMCORO_ADAPT_*, and its sample size for the remark.
 enum : unsigned { FlagSample = 1, FlagN = 2, FlagForceSerial = 4, FlagForceInterleaved = 8 };
-static constexpr unsigned SampleIters = 512;
+static constexpr unsigned SampleIters = 256;
 static constexpr unsigned StateWords = 16;
 
 RunTimeAdaptation::~RunTimeAdaptation() = default;
@@ -155,7 +161,6 @@ private:
              *SerialEnd = nullptr, *More = nullptr;
   PHINode *Lo = nullptr;
   Value *Hi = nullptr, *ActiveN = nullptr;
-  GlobalVariable *State = nullptr;
 };
 
 } // namespace
@@ -205,20 +210,20 @@ void WindowLoop::cloneSerialLoop() {
             Phi.addIncoming(mapped(Phi.getIncomingValue(Idx)), cast<BasicBlock>(VMap[BB]));
 }
 
+/// The controller's state for this loop on this thread (struct memcoro_adapt).
 Value *WindowLoop::stateAddress(IRBuilder<> &B) {
-  if (!State) {
-    auto *Ty = ArrayType::get(I64, StateWords);
-    State = new GlobalVariable(*F.getParent(), Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
-                               Constant::getNullValue(Ty), "memcoro.adapt." + F.getName(), nullptr,
-                               GlobalValue::GeneralDynamicTLSModel);
-    State->setAlignment(Align(8));
-  }
+  auto *Ty = ArrayType::get(I64, StateWords);
+  auto *State = new GlobalVariable(*F.getParent(), Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                                   Constant::getNullValue(Ty), "memcoro.adapt." + F.getName(), nullptr,
+                                   GlobalValue::GeneralDynamicTLSModel);
+  State->setAlignment(Align(8));
   return B.CreateThreadLocalAddress(State);
 }
 
 Value *WindowLoop::buildWindowLoop(Value *TC) {
   TripCount = TC;
   Entry = BasicBlock::Create(Ctx, "memcoro.adapt", &F, Plan.Header);
+  auto *Fast = BasicBlock::Create(Ctx, "memcoro.adapt.decided", &F, Plan.Header);
   auto *Begin = BasicBlock::Create(Ctx, "memcoro.adapt.begin", &F, Plan.Header);
   auto *Pick = BasicBlock::Create(Ctx, "memcoro.adapt.pick", &F, Plan.Header);
   Window = BasicBlock::Create(Ctx, "memcoro.window", &F, Plan.Header);
@@ -236,16 +241,29 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
                     : AdaptForce == ForcedDecision::Interleaved ? FlagForceInterleaved
                                                                 : 0);
 
-  // A loop too short to measure runs as one interleaved window, unmeasured.
+  // Once decided, an execution within the decision's budget runs as one
+  // window, unmeasured: no call, no read of the cycle counter (which may
+  // trap to the hypervisor). So does a loop too short to measure, as
+  // decided, or with the pragma's N before any decision.
   IRBuilder<> EB(Entry);
   EB.SetCurrentDebugLocation(Loc);
-  Value *Whole = EB.CreateOr(EB.CreateShl(TC, 8), N0, "memcoro.adapt.whole");
-  EB.CreateCondBr(EB.CreateICmpULT(TC, EB.getInt64(AdaptMinTrips)), Pick, Begin);
+  Value *St = stateAddress(EB);
+  Value *Budget = EB.CreateLoad(I64, St, "memcoro.budget");
+  Value *Run = EB.CreateLoad(I64, EB.CreateConstGEP1_64(I64, St, 1), "memcoro.run");
+  Value *Within = EB.CreateICmpULE(TC, Budget);
+  EB.CreateCondBr(EB.CreateOr(EB.CreateICmpULT(TC, EB.getInt64(AdaptMinTrips)), Within), Fast, Begin);
+  IRBuilder<> FB(Fast);
+  FB.SetCurrentDebugLocation(Loc);
+  FB.CreateStore(FB.CreateSelect(Within, FB.CreateSub(Budget, TC), Budget), St);
+  Value *Decided = FB.CreateSelect(FB.CreateICmpEQ(Run, FB.getInt64(0)), FB.getInt64(N0),
+                                   FB.CreateSub(Run, FB.getInt64(1)));
+  Value *Whole = FB.CreateOr(FB.CreateShl(TC, 8), Decided, "memcoro.adapt.whole");
+  FB.CreateBr(Pick);
 
   IRBuilder<> BB(Begin);
   BB.SetCurrentDebugLocation(Loc);
   FunctionCallee BeginFn = M.getOrInsertFunction("__memcoro_adapt_begin", I64, Ptr, I32, I32, I32);
-  Value *First = BB.CreateCall(BeginFn, {stateAddress(BB), BB.getInt32(Flags), BB.getInt32(N0),
+  Value *First = BB.CreateCall(BeginFn, {St, BB.getInt32(Flags), BB.getInt32(N0),
                                          BB.getInt32(slotCount())}, "memcoro.adapt.first");
   BB.CreateBr(Pick);
 
@@ -255,9 +273,9 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   Lo = PB.CreatePHI(I64, 3, "memcoro.lo");
   PHINode *Decision = PB.CreatePHI(I64, 3, "memcoro.decision");
   PHINode *Measured = PB.CreatePHI(PB.getInt1Ty(), 3, "memcoro.measured");
-  Lo->addIncoming(PB.getInt64(0), Entry);
-  Decision->addIncoming(Whole, Entry);
-  Measured->addIncoming(PB.getFalse(), Entry);
+  Lo->addIncoming(PB.getInt64(0), Fast);
+  Decision->addIncoming(Whole, Fast);
+  Measured->addIncoming(PB.getFalse(), Fast);
   Lo->addIncoming(PB.getInt64(0), Begin);
   Decision->addIncoming(First, Begin);
   Measured->addIncoming(PB.getTrue(), Begin);
@@ -290,7 +308,7 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   RB.SetCurrentDebugLocation(Loc);
   FunctionCallee NextFn = M.getOrInsertFunction("__memcoro_adapt_next", I64, Ptr, I64, I64);
   Value *Spent = RB.CreateSub(RB.CreateCall(Cycles, {}, "memcoro.t1"), T0);
-  Value *Then = RB.CreateCall(NextFn, {stateAddress(RB), RB.CreateSub(Hi, Lo), Spent}, "memcoro.adapt.then");
+  Value *Then = RB.CreateCall(NextFn, {St, RB.CreateSub(Hi, Lo), Spent}, "memcoro.adapt.then");
   RB.CreateBr(More);
   IRBuilder<> MB(More);
   MB.SetCurrentDebugLocation(Loc);
@@ -393,7 +411,7 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
     if (Sample)
       R << " it runs a sample of " << ore::NV("SampleIterations", SampleIters)
         << " iterations serially and stays serial while they are not slower than interleaved ones (checked "
-           "again every 64Ki to 1Mi iterations)";
+           "again every 256Ki to 4Mi iterations)";
     if (Sample && ChooseN)
       R << ";";
     if (ChooseN)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The controller of run-time adaptation (adapt.h; docs/compiler.md,
-// "Run-time adaptation"). A loop that adapts asks here, before each window
-// of iterations, how many to run and how, and reports their cycles after.
+// "Run-time adaptation"). A loop that adapts asks here, before each measured
+// window of iterations, how many to run and how, and reports their cycles
+// after:
 //
 //   sample   MEMCORO_ADAPT_SAMPLE_ITERS iterations serially: cycles per
 //            iteration when nothing is overlapped (skipped without
@@ -10,16 +11,19 @@
 //            on the ladder 2 3 4 6 8 12 16 24 32 48 64 ...: up while each step
 //            is 3% faster, else down from where it started, as CoroAMU's
 //            return block "periodically adjusts concurrency levels"
-//   run      windows of MEMCORO_ADAPT_WINDOW in the chosen way: serial unless
-//            interleaving is at least 3% faster than the sample; after
-//            `recheck` iterations, sample and trial again. A check that
-//            confirms the decision doubles the interval (from 64 Ki to 1 Mi
+//   run      serial unless interleaving was at least 3% faster than the
+//            sample; the decision gets a budget of iterations that the loop
+//            spends without calling here (state->budget, state->run), then
+//            the next check samples and climbs again. A check that confirms
+//            the decision doubles the budget (from 256 Ki to 4 Mi
 //            iterations), so that a memory-bound loop pays little for serial
 //            samples and a cache-resident one little for interleaved trials.
 //
 // The measurements accumulate over windows and over executions of the loop
 // (the state is per loop and per thread), so a loop of few iterations run
-// many times is measured too.
+// many times is measured too. Reading the cycle counter may trap to the
+// hypervisor (about 70 ns on the KVM guest we measure on); what the two
+// reads of a window add is measured once and taken off every window.
 #include "adapt.h"
 
 #include <stdbool.h>
@@ -64,7 +68,9 @@ static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
   s->cycles = 0;
 }
 
+// Executions of the loop come here, measured, until the check has decided.
 static void start_check(struct memcoro_adapt *s) {
+  s->budget = 0;
   s->start = s->best;
   s->best_cpi = UINT64_MAX;
   if (s->flags & MEMCORO_ADAPT_SAMPLE)
@@ -79,19 +85,20 @@ static void decide(struct memcoro_adapt *s) {
     serial = true;
   if (s->flags & MEMCORO_ADAPT_FORCE_INTERLEAVED)
     serial = false;
-  bool confirmed = s->recheck && serial == (bool)s->serial;
+  bool confirmed = s->run && serial == (bool)s->serial;
   s->recheck = !confirmed                                   ? MEMCORO_ADAPT_RECHECK_FIRST
                : s->recheck >= MEMCORO_ADAPT_RECHECK_LAST ? MEMCORO_ADAPT_RECHECK_LAST
                                                           : 2 * s->recheck;
   s->serial = serial;
-  s->since_check = 0;
+  s->run = serial ? 1 : s->best + 1;
+  s->budget = s->recheck;
   s->phase = RUN;
 }
 
 // A trial of n = s->trial has ended at `cpi`: climb on, turn, or decide.
 static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   uint32_t n = s->trial, next;
-  if (n == s->start && s->best_cpi == UINT64_MAX) {
+  if (s->best_cpi == UINT64_MAX) {
     s->best_cpi = cpi;
     // Interleaving a quarter slower than the serial loop at the usual n: the
     // data is near the core, and no n will change that.
@@ -121,12 +128,23 @@ static uint64_t decision(const struct memcoro_adapt *s) {
     return MEMCORO_ADAPT_DECISION(remaining(MEMCORO_ADAPT_SAMPLE_ITERS, s->iters), 0);
   case TRIAL:
     return MEMCORO_ADAPT_DECISION(remaining(trial_iters(s->trial), s->iters), s->trial);
-  default: {
-    uint64_t left = remaining(s->recheck, s->since_check);
-    return MEMCORO_ADAPT_DECISION(left < MEMCORO_ADAPT_WINDOW ? left : MEMCORO_ADAPT_WINDOW,
+  default:
+    return MEMCORO_ADAPT_DECISION(s->budget < MEMCORO_ADAPT_WINDOW ? s->budget : MEMCORO_ADAPT_WINDOW,
                                   s->serial ? 0 : s->best);
   }
+}
+
+// What two back-to-back reads of the cycle counter measure: the least of a
+// few, as the loop's own reads sit at a window's two ends.
+static uint64_t counter_overhead(void) {
+  uint64_t least = UINT64_MAX;
+  for (int i = 0; i < 4; ++i) {
+    uint64_t t0 = __builtin_readcyclecounter();
+    uint64_t t1 = __builtin_readcyclecounter();
+    if (t1 - t0 < least)
+      least = t1 - t0;
   }
+  return least;
 }
 
 uint64_t __memcoro_adapt_begin(struct memcoro_adapt *s, uint32_t flags, uint32_t n0, uint32_t nmax) {
@@ -137,7 +155,9 @@ uint64_t __memcoro_adapt_begin(struct memcoro_adapt *s, uint32_t flags, uint32_t
   if (n0 == 0)
     n0 = 1;
   if (s->phase == FRESH || s->flags != flags || s->n0 != n0 || s->nmax != nmax) {
-    *s = (struct memcoro_adapt){.flags = flags, .n0 = n0, .nmax = nmax, .best = n0};
+    *s = (struct memcoro_adapt){.flags = flags, .n0 = n0, .nmax = nmax, .best = n0, .overhead = counter_overhead()};
+    start_check(s);
+  } else if (s->phase == RUN && s->budget == 0) {
     start_check(s);
   }
   return decision(s);
@@ -148,7 +168,7 @@ uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t 
   case SAMPLE:
   case TRIAL:
     s->iters += iters;
-    s->cycles += cycles;
+    s->cycles += cycles > s->overhead ? cycles - s->overhead : 0;
     if (s->iters >= (s->phase == SAMPLE ? MEMCORO_ADAPT_SAMPLE_ITERS : trial_iters(s->trial))) {
       uint64_t cpi = s->cycles * 1024 / s->iters;
       if (s->phase == SAMPLE) {
@@ -160,8 +180,8 @@ uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t 
     }
     break;
   default:
-    s->since_check += iters;
-    if (s->since_check >= s->recheck)
+    s->budget -= iters < s->budget ? iters : s->budget;
+    if (s->budget == 0)
       start_check(s);
     break;
   }

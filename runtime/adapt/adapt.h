@@ -20,22 +20,28 @@ enum {
 };
 
 /* Iterations per measurement: a serial sample, an interleaved trial of one n
- * (at least MEMCORO_ADAPT_TRIAL, and 64 iterations per slot), a window once
- * decided, and the iterations between two re-checks (doubling from the first
- * to the last while the decision holds). */
+ * (at least MEMCORO_ADAPT_TRIAL, and 64 iterations per slot), a measured
+ * window once decided, and the iterations between two checks (doubling from
+ * the first to the last while the decision holds). */
 enum {
-  MEMCORO_ADAPT_SAMPLE_ITERS = 512,
+  MEMCORO_ADAPT_SAMPLE_ITERS = 256,
   MEMCORO_ADAPT_TRIAL = 1024,
   MEMCORO_ADAPT_WINDOW = 16384,
-  MEMCORO_ADAPT_RECHECK_FIRST = 65536,
-  MEMCORO_ADAPT_RECHECK_LAST = 1048576,
 };
+#define MEMCORO_ADAPT_RECHECK_FIRST (256u * 1024)
+#define MEMCORO_ADAPT_RECHECK_LAST (4u * 1024 * 1024)
 
 /* One marked loop's state on one thread: the compiler emits it as a
  * zero-initialised thread-local [16 x i64], so what one execution of the loop
  * learnt carries over to the next (a loop with few iterations, run often,
- * is measured across its executions). */
+ * is measured across its executions). The loop itself reads the first two
+ * words: an execution of at most `budget` iterations (or of fewer than
+ * -memcoro-adapt-min-trips) runs as decided, `run` - 1 coroutines (0: serially;
+ * run == 0: no decision yet, the pragma's N), without calling here or reading
+ * the cycle counter, and takes its iterations off the budget. */
 struct memcoro_adapt {
+  uint64_t budget; /* iterations left before the next check */
+  uint64_t run;    /* n + 1 of the decision, 0 before the first */
   uint32_t phase;
   uint32_t flags;
   uint32_t n0, nmax; /* the first n tried, and the slots the loop has */
@@ -43,11 +49,12 @@ struct memcoro_adapt {
   uint32_t trial;    /* the n being measured */
   uint32_t start;    /* the n the hill climb started from */
   uint32_t serial;   /* the decision: 1 serial, 0 interleaved */
-  uint64_t iters, cycles;        /* of the measurement under way */
-  uint64_t serial_cpi;           /* cycles per 1024 iterations, serially */
-  uint64_t best_cpi;             /* the same, interleaved at n = best */
-  uint64_t since_check, recheck; /* iterations since the last decision, and until the next check */
-  uint64_t reserved[6];
+  uint64_t iters, cycles; /* of the measurement under way */
+  uint64_t serial_cpi;    /* cycles per 1024 iterations, serially */
+  uint64_t best_cpi;      /* the same, interleaved at n = best */
+  uint64_t recheck;       /* the budget the last decision got */
+  uint64_t overhead;      /* cycles the two cycle-counter reads of a window add */
+  uint64_t reserved[4];
 };
 _Static_assert(sizeof(struct memcoro_adapt) == 16 * sizeof(uint64_t), "the compiler emits [16 x i64]");
 

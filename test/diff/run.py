@@ -22,7 +22,7 @@ import tempfile
 PARALLELISMS = [1, 2, 3, 7, 16, 64]
 ADAPT_PARALLELISMS = [2, 16, 64]
 # runtime/adapt/adapt.h and -memcoro-adapt-min-trips.
-ADAPT_MIN_TRIPS, ADAPT_SAMPLE, ADAPT_TRIAL = 16, 512, 1024
+ADAPT_MIN_TRIPS, ADAPT_SAMPLE, ADAPT_TRIAL = 16, 256, 1024
 
 
 def trip_counts(n):

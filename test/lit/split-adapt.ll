@@ -12,15 +12,21 @@
 ; OFF-NOT: memcoro.adapt
 ; OFF-NOT: readcyclecounter
 
-; REMARK: loop adapts at run time: it runs a sample of 512 iterations serially and stays serial while they are not slower than interleaved ones (checked again every 64Ki to 1Mi iterations)
+; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially and stays serial while they are not slower than interleaved ones (checked again every 256Ki to 4Mi iterations)
 ; REMARK-NOT: number of coroutines
-; REMARK: loop adapts at run time: it runs a sample of 512 iterations serially {{.*}}; the number of coroutines is chosen at run time, up to 64, by hill climbing on measured throughput from 32
+; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially {{.*}}; the number of coroutines is chosen at run time, up to 64, by hill climbing on measured throughput from 32
 
 ; SAMPLE: @memcoro.adapt.gather = internal thread_local global [16 x i64] zeroinitializer
 ; SAMPLE-LABEL: define {{.*}} @gather(
 ; SAMPLE: alloca [4 x %memcoro.slot]
 ; SAMPLE: memcoro.adapt:
+; SAMPLE: %memcoro.budget = load i64, ptr [[ST:%[0-9]+]]
+; SAMPLE: %memcoro.run = load i64
+; SAMPLE: icmp ule i64 %memcoro.trips, %memcoro.budget
 ; SAMPLE: icmp ult i64 %memcoro.trips, 16
+; SAMPLE: memcoro.adapt.decided:
+; SAMPLE: store i64 %{{.*}}, ptr [[ST]]
+; SAMPLE: select i1 %{{.*}}, i64 4, i64
 ; SAMPLE: memcoro.adapt.begin:
 ; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 1, i32 4, i32 4)
 ; SAMPLE: memcoro.adapt.pick:
