@@ -349,7 +349,7 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
   Instruction *OldBr = CloneLatch->getTerminator();
   IRBuilder<> LB(OldBr);
   Value *KNext = LB.CreateAdd(K, LB.getInt64(1));
-  BranchInst *NewBr = LB.CreateCondBr(LB.CreateICmpULT(KNext, Hi), CloneHeader, SerialEnd);
+  BranchInst *NewBr = LB.CreateCondBr(LB.CreateICmpNE(KNext, Hi), CloneHeader, SerialEnd);
   NewBr->setMetadata(LLVMContext::MD_loop, OldBr->getMetadata(LLVMContext::MD_loop));
   Value *OldTest = cast<BranchInst>(OldBr)->isConditional() ? cast<BranchInst>(OldBr)->getCondition() : nullptr;
   OldBr->eraseFromParent();

@@ -33,6 +33,17 @@ enum { FRESH, SAMPLE, TRIAL, RUN };
 // Ties and noise favour the serial loop and the n already chosen.
 enum { BETTER_PERCENT = 97 };
 
+// A measurement also lasts at least this many cycles (a few microseconds), so
+// that the cycle counter's own cost and its jitter stay a small part of it:
+// a serial sample of cache-resident data grows, which costs nothing, as the
+// loop would run serially anyway.
+enum { MIN_CYCLES = 16384 };
+
+// A decision's budget is at least this many times the iterations its check
+// took, so that checks cost a few percent at most even when the path not
+// chosen is several times slower.
+enum { BUDGET_PER_CHECK = 64 };
+
 static const uint32_t ladder[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 255};
 
 // The next n up (or down) the ladder from n within the slots, or 0.
@@ -62,6 +73,7 @@ static uint64_t trial_iters(uint32_t n) {
 }
 
 static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
+  s->check_iters += s->iters;
   s->phase = phase;
   s->trial = n;
   s->iters = 0;
@@ -71,6 +83,8 @@ static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
 // Executions of the loop come here, measured, until the check has decided.
 static void start_check(struct memcoro_adapt *s) {
   s->budget = 0;
+  s->iters = 0;
+  s->check_iters = 0;
   s->start = s->best;
   s->best_cpi = UINT64_MAX;
   if (s->flags & MEMCORO_ADAPT_SAMPLE)
@@ -91,7 +105,8 @@ static void decide(struct memcoro_adapt *s) {
                                                           : 2 * s->recheck;
   s->serial = serial;
   s->run = serial ? 1 : s->best + 1;
-  s->budget = s->recheck;
+  s->check_iters += s->iters;
+  s->budget = s->recheck > BUDGET_PER_CHECK * s->check_iters ? s->recheck : BUDGET_PER_CHECK * s->check_iters;
   s->phase = RUN;
 }
 
@@ -120,14 +135,24 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
     decide(s);
 }
 
-static uint64_t remaining(uint64_t quota, uint64_t done) { return quota > done ? quota - done : 1; }
+static uint64_t quota(const struct memcoro_adapt *s) {
+  return s->phase == SAMPLE ? MEMCORO_ADAPT_SAMPLE_ITERS : trial_iters(s->trial);
+}
+
+// The rest of the quota; past it, as many iterations again as the
+// measurement has (it was too short to time).
+static uint64_t remaining(const struct memcoro_adapt *s) {
+  return s->iters < quota(s) ? quota(s) - s->iters : s->iters;
+}
+
+static bool measured(const struct memcoro_adapt *s) { return s->iters >= quota(s) && s->cycles >= MIN_CYCLES; }
 
 static uint64_t decision(const struct memcoro_adapt *s) {
   switch (s->phase) {
   case SAMPLE:
-    return MEMCORO_ADAPT_DECISION(remaining(MEMCORO_ADAPT_SAMPLE_ITERS, s->iters), 0);
+    return MEMCORO_ADAPT_DECISION(remaining(s), 0);
   case TRIAL:
-    return MEMCORO_ADAPT_DECISION(remaining(trial_iters(s->trial), s->iters), s->trial);
+    return MEMCORO_ADAPT_DECISION(remaining(s), s->trial);
   default:
     return MEMCORO_ADAPT_DECISION(s->budget < MEMCORO_ADAPT_WINDOW ? s->budget : MEMCORO_ADAPT_WINDOW,
                                   s->serial ? 0 : s->best);
@@ -169,7 +194,7 @@ uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t 
   case TRIAL:
     s->iters += iters;
     s->cycles += cycles > s->overhead ? cycles - s->overhead : 0;
-    if (s->iters >= (s->phase == SAMPLE ? MEMCORO_ADAPT_SAMPLE_ITERS : trial_iters(s->trial))) {
+    if (measured(s)) {
       uint64_t cpi = s->cycles * 1024 / s->iters;
       if (s->phase == SAMPLE) {
         s->serial_cpi = cpi;

@@ -54,7 +54,8 @@ struct memcoro_adapt {
   uint64_t best_cpi;      /* the same, interleaved at n = best */
   uint64_t recheck;       /* the budget the last decision got */
   uint64_t overhead;      /* cycles the two cycle-counter reads of a window add */
-  uint64_t reserved[4];
+  uint64_t check_iters;   /* iterations the check under way has measured */
+  uint64_t reserved[3];
 };
 _Static_assert(sizeof(struct memcoro_adapt) == 16 * sizeof(uint64_t), "the compiler emits [16 x i64]");
 
