@@ -282,8 +282,19 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   Value *Len = PB.CreateBinaryIntrinsic(Intrinsic::umax, PB.CreateLShr(Decision, 8), PB.getInt64(1));
   Hi = PB.CreateBinaryIntrinsic(Intrinsic::umin, PB.CreateAdd(Lo, Len), TC, nullptr, "memcoro.hi");
   Value *N = PB.CreateAnd(Decision, 255, "memcoro.n");
+  // Only measured windows read the cycle counter.
+  auto *Clock = BasicBlock::Create(Ctx, "memcoro.adapt.clock", &F, Window);
+  auto *Go = BasicBlock::Create(Ctx, "memcoro.adapt.go", &F, Window);
+  PB.CreateCondBr(Measured, Clock, Go);
   Function *Cycles = Intrinsic::getDeclaration(&M, Intrinsic::readcyclecounter);
-  Value *T0 = PB.CreateCall(Cycles, {}, "memcoro.t0");
+  IRBuilder<> CB(Clock);
+  CB.SetCurrentDebugLocation(Loc);
+  Value *Start = CB.CreateCall(Cycles, {}, "memcoro.t0");
+  CB.CreateBr(Go);
+  PB.SetInsertPoint(Go);
+  PHINode *T0 = PB.CreatePHI(I64, 2);
+  T0->addIncoming(PB.getInt64(0), Pick);
+  T0->addIncoming(Start, Clock);
 
   IRBuilder<> WB(Window);
   WB.SetCurrentDebugLocation(Loc);

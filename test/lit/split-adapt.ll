@@ -33,7 +33,10 @@
 ; SAMPLE: %memcoro.lo = phi i64
 ; SAMPLE: %memcoro.hi = call i64 @llvm.umin.i64(i64 %{{.*}}, i64 %memcoro.trips)
 ; SAMPLE: %memcoro.n = and i64 %memcoro.decision, 255
+; SAMPLE: br i1 %memcoro.measured, label %memcoro.adapt.clock, label %memcoro.adapt.go
+; SAMPLE: memcoro.adapt.clock:
 ; SAMPLE: %memcoro.t0 = call i64 @llvm.readcyclecounter()
+; SAMPLE: memcoro.adapt.go:
 ; SAMPLE: br i1 %{{.*}}, label %memcoro.serial.ph, label %memcoro.window
 ; SAMPLE: memcoro.window:
 ; SAMPLE: %memcoro.window.trips = sub i64 %memcoro.hi, %memcoro.lo
@@ -49,7 +52,7 @@
 ; SAMPLE: if.else.serial:
 ; SAMPLE: %s.05.serial = phi i64 [ %s.05.memcoro.acc.{{[0-9]+}}, %memcoro.serial.ph ], [ %add.serial, %if.else.serial ]
 ; SAMPLE: %memcoro.serial.k = phi i64 [ %memcoro.lo, %memcoro.serial.ph ]
-; SAMPLE: icmp ult i64 %{{.*}}, %memcoro.hi
+; SAMPLE: icmp ne i64 %{{.*}}, %memcoro.hi
 ; SAMPLE: br i1 %{{.*}}, label %if.else.serial, label %memcoro.serial.end, !llvm.loop [[SERIAL:![0-9]+]]
 ; SAMPLE-LABEL: define {{.*}} @gather_default(
 ; SAMPLE: alloca [32 x %memcoro.slot{{[.0-9]*}}]
