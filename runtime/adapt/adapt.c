@@ -15,7 +15,7 @@
 //            sample; the decision gets a budget of iterations that the loop
 //            spends without calling here (state->budget, state->run), then
 //            the next check samples and climbs again. A check that confirms
-//            the decision doubles the budget (from 256 Ki to 4 Mi
+//            the decision doubles the budget (from 16 Ki to 4 Mi
 //            iterations), so that a memory-bound loop pays little for serial
 //            samples and a cache-resident one little for interleaved trials.
 //
@@ -26,9 +26,15 @@
 // reads of a window add is measured once and taken off every window.
 #include "adapt.h"
 
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 
-enum { FRESH, SAMPLE, TRIAL, RUN };
+// A check samples the serial loop again after its trials and keeps the
+// faster sample: the first iterations of an execution often run on a cold
+// cache and TLB, and one cold sample made interleaving look better.
+enum { FRESH, SAMPLE, TRIAL, RESAMPLE, RUN };
 
 // Ties and noise favour the serial loop and the n already chosen.
 enum { BETTER_PERCENT = 97 };
@@ -39,10 +45,16 @@ enum { BETTER_PERCENT = 97 };
 // loop would run serially anyway.
 enum { MIN_CYCLES = 16384 };
 
-// A decision's budget is at least this many times the iterations its check
-// took, so that checks cost a few percent at most even when the path not
-// chosen is several times slower.
-enum { BUDGET_PER_CHECK = 64 };
+// And at most this many (a fraction of a millisecond) once it has a few
+// iterations: a loop whose iterations are long (a list walk each) would
+// otherwise spend a whole sample of them serially. Its windows start small
+// and double, so that the measurement can stop early.
+enum { MAX_CYCLES = 512 * 1024, FIRST_SAMPLE_WINDOW = 8, FIRST_TRIAL_WINDOW_PER_SLOT = 8 };
+
+// A decision's budget runs at least this many times longer than what its
+// check cost beyond running the chosen way throughout, so that checks cost a
+// few percent at most even when the path not chosen is several times slower.
+enum { BUDGET_PER_CHECK = 32 };
 
 static const uint32_t ladder[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 255};
 
@@ -74,6 +86,7 @@ static uint64_t trial_iters(uint32_t n) {
 
 static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
   s->check_iters += s->iters;
+  s->check_cycles += s->cycles;
   s->phase = phase;
   s->trial = n;
   s->iters = 0;
@@ -84,13 +97,23 @@ static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
 static void start_check(struct memcoro_adapt *s) {
   s->budget = 0;
   s->iters = 0;
+  s->cycles = 0;
   s->check_iters = 0;
+  s->check_cycles = 0;
   s->start = s->best;
   s->best_cpi = UINT64_MAX;
   if (s->flags & MEMCORO_ADAPT_SAMPLE)
     measure(s, SAMPLE, 0);
   else
     measure(s, TRIAL, s->best);
+}
+
+// MEMCORO_ADAPT_TRACE=1: every measurement and decision on stderr.
+static bool tracing(void) {
+  static int on = -1;
+  if (on < 0)
+    on = getenv("MEMCORO_ADAPT_TRACE") != NULL;
+  return on;
 }
 
 static void decide(struct memcoro_adapt *s) {
@@ -106,8 +129,15 @@ static void decide(struct memcoro_adapt *s) {
   s->serial = serial;
   s->run = serial ? 1 : s->best + 1;
   s->check_iters += s->iters;
-  s->budget = s->recheck > BUDGET_PER_CHECK * s->check_iters ? s->recheck : BUDGET_PER_CHECK * s->check_iters;
+  s->check_cycles += s->cycles;
+  uint64_t chosen = serial ? s->serial_cpi : s->best_cpi, spent = chosen * s->check_iters / 1024;
+  uint64_t overhead = s->check_cycles > spent ? s->check_cycles - spent : 0;
+  uint64_t floor = chosen ? BUDGET_PER_CHECK * overhead / chosen * 1024 : 0;
+  s->budget = s->recheck > floor ? s->recheck : floor;
   s->phase = RUN;
+  if (tracing())
+    fprintf(stderr, "memcoro-adapt %p: %s (serial %" PRIu64 ", best n %u %" PRIu64 " cycles per 1024 iterations), budget %" PRIu64 "\n",
+            (void *)s, serial ? "serial" : "interleaved", s->serial_cpi, s->best, s->best_cpi, s->budget);
 }
 
 // A trial of n = s->trial has ended at `cpi`: climb on, turn, or decide.
@@ -131,25 +161,36 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   }
   if (next)
     measure(s, TRIAL, next);
+  else if (s->flags & MEMCORO_ADAPT_SAMPLE)
+    measure(s, RESAMPLE, 0);
   else
     decide(s);
 }
 
 static uint64_t quota(const struct memcoro_adapt *s) {
-  return s->phase == SAMPLE ? MEMCORO_ADAPT_SAMPLE_ITERS : trial_iters(s->trial);
+  return s->phase == TRIAL ? trial_iters(s->trial) : MEMCORO_ADAPT_SAMPLE_ITERS;
 }
 
-// The rest of the quota; past it, as many iterations again as the
-// measurement has (it was too short to time).
+static uint64_t first_window(const struct memcoro_adapt *s) {
+  return s->phase == TRIAL ? FIRST_TRIAL_WINDOW_PER_SLOT * (uint64_t)s->trial : FIRST_SAMPLE_WINDOW;
+}
+
+// The rest of the quota (past it, as many iterations again as the
+// measurement has: it was too short to time), in windows that double.
 static uint64_t remaining(const struct memcoro_adapt *s) {
-  return s->iters < quota(s) ? quota(s) - s->iters : s->iters;
+  uint64_t want = s->iters < quota(s) ? quota(s) - s->iters : s->iters;
+  uint64_t ramp = s->iters > first_window(s) ? s->iters : first_window(s);
+  return want < ramp ? want : ramp;
 }
 
-static bool measured(const struct memcoro_adapt *s) { return s->iters >= quota(s) && s->cycles >= MIN_CYCLES; }
+static bool measured(const struct memcoro_adapt *s) {
+  return (s->iters >= quota(s) && s->cycles >= MIN_CYCLES) || (s->cycles >= MAX_CYCLES && s->iters >= first_window(s));
+}
 
 static uint64_t decision(const struct memcoro_adapt *s) {
   switch (s->phase) {
   case SAMPLE:
+  case RESAMPLE:
     return MEMCORO_ADAPT_DECISION(remaining(s), 0);
   case TRIAL:
     return MEMCORO_ADAPT_DECISION(remaining(s), s->trial);
@@ -192,13 +233,21 @@ uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t 
   switch (s->phase) {
   case SAMPLE:
   case TRIAL:
+  case RESAMPLE:
     s->iters += iters;
     s->cycles += cycles > s->overhead ? cycles - s->overhead : 0;
     if (measured(s)) {
       uint64_t cpi = s->cycles * 1024 / s->iters;
+      if (tracing())
+        fprintf(stderr, "memcoro-adapt %p: n %u: %" PRIu64 " iterations, %" PRIu64 " cycles per 1024\n", (void *)s,
+                s->trial, s->iters, cpi);
       if (s->phase == SAMPLE) {
         s->serial_cpi = cpi;
         measure(s, TRIAL, s->best);
+      } else if (s->phase == RESAMPLE) {
+        if (cpi < s->serial_cpi)
+          s->serial_cpi = cpi;
+        decide(s);
       } else {
         after_trial(s, cpi);
       }

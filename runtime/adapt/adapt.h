@@ -28,7 +28,7 @@ enum {
   MEMCORO_ADAPT_TRIAL = 1024,
   MEMCORO_ADAPT_WINDOW = 16384,
 };
-#define MEMCORO_ADAPT_RECHECK_FIRST (256u * 1024)
+#define MEMCORO_ADAPT_RECHECK_FIRST (16u * 1024)
 #define MEMCORO_ADAPT_RECHECK_LAST (4u * 1024 * 1024)
 
 /* One marked loop's state on one thread: the compiler emits it as a
@@ -55,7 +55,8 @@ struct memcoro_adapt {
   uint64_t recheck;       /* the budget the last decision got */
   uint64_t overhead;      /* cycles the two cycle-counter reads of a window add */
   uint64_t check_iters;   /* iterations the check under way has measured */
-  uint64_t reserved[3];
+  uint64_t check_cycles;  /* and their cycles */
+  uint64_t reserved[2];
 };
 _Static_assert(sizeof(struct memcoro_adapt) == 16 * sizeof(uint64_t), "the compiler emits [16 x i64]");
 
