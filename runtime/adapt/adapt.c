@@ -49,12 +49,17 @@ enum { MIN_CYCLES = 16384 };
 // iterations: a loop whose iterations are long (a list walk each) would
 // otherwise spend a whole sample of them serially. Its windows start small
 // and double, so that the measurement can stop early.
-enum { MAX_CYCLES = 512 * 1024, FIRST_SAMPLE_WINDOW = 8, FIRST_TRIAL_WINDOW_PER_SLOT = 8 };
+enum { MAX_CYCLES = 512 * 1024, FIRST_SAMPLE_WINDOW = 2, FIRST_TRIAL_WINDOW_PER_SLOT = 8 };
 
 // A decision's budget runs at least this many times longer than what its
 // check cost beyond running the chosen way throughout, so that checks cost a
 // few percent at most even when the path not chosen is several times slower.
 enum { BUDGET_PER_CHECK = 32 };
+
+// When interleaving was at least twice as fast as the serial loop, a serial
+// sample costs more than it can tell: checks only climb on n, and sample
+// again every SAMPLE_EVERY checks (or when interleaving got much slower).
+enum { WIDE_MARGIN = 2, SAMPLE_EVERY = 4 };
 
 static const uint32_t ladder[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 255};
 
@@ -94,18 +99,26 @@ static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
 }
 
 // Executions of the loop come here, measured, until the check has decided.
+static bool wide_margin(const struct memcoro_adapt *s) {
+  return !s->serial && s->best_cpi * WIDE_MARGIN < s->serial_cpi;
+}
+
 static void start_check(struct memcoro_adapt *s) {
   s->budget = 0;
   s->iters = 0;
   s->cycles = 0;
   s->check_iters = 0;
   s->check_cycles = 0;
+  bool sample = (s->flags & MEMCORO_ADAPT_SAMPLE) && (!wide_margin(s) || ++s->unsampled >= SAMPLE_EVERY);
   s->start = s->best;
+  s->last_cpi = s->best_cpi;
   s->best_cpi = UINT64_MAX;
-  if (s->flags & MEMCORO_ADAPT_SAMPLE)
+  if (sample) {
+    s->unsampled = 0;
     measure(s, SAMPLE, 0);
-  else
+  } else {
     measure(s, TRIAL, s->best);
+  }
 }
 
 // MEMCORO_ADAPT_TRACE=1: every measurement and decision on stderr.
@@ -122,7 +135,7 @@ static void decide(struct memcoro_adapt *s) {
     serial = true;
   if (s->flags & MEMCORO_ADAPT_FORCE_INTERLEAVED)
     serial = false;
-  bool confirmed = s->run && serial == (bool)s->serial;
+  bool first = !s->run, confirmed = !first && serial == (bool)s->serial;
   s->recheck = !confirmed                                   ? MEMCORO_ADAPT_RECHECK_FIRST
                : s->recheck >= MEMCORO_ADAPT_RECHECK_LAST ? MEMCORO_ADAPT_RECHECK_LAST
                                                           : 2 * s->recheck;
@@ -130,9 +143,13 @@ static void decide(struct memcoro_adapt *s) {
   s->run = serial ? 1 : s->best + 1;
   s->check_iters += s->iters;
   s->check_cycles += s->cycles;
+  // The check's extra cost, in iterations run the chosen way.
   uint64_t chosen = serial ? s->serial_cpi : s->best_cpi, spent = chosen * s->check_iters / 1024;
   uint64_t overhead = s->check_cycles > spent ? s->check_cycles - spent : 0;
-  uint64_t floor = chosen ? BUDGET_PER_CHECK * overhead / chosen * 1024 : 0;
+  uint64_t extra = chosen ? overhead / chosen * 1024 : 0;
+  // The first decision ran on whatever the loop found cold; it is checked
+  // again soon unless the check itself was costly.
+  uint64_t floor = BUDGET_PER_CHECK * (extra > s->check_iters || first ? extra : s->check_iters);
   s->budget = s->recheck > floor ? s->recheck : floor;
   s->phase = RUN;
   if (tracing())
@@ -159,9 +176,16 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
     // Going up made it worse at once: try going down from the start.
     next = n > s->start && s->best == s->start ? step(s, s->start, false) : 0;
   }
+  bool sampled = s->unsampled == 0;
+  // A check that sampled samples again, warm, unless interleaving won by far
+  // (the first sample may have run on a cold cache). One that did not
+  // samples when interleaving got much slower than at the check before: the
+  // data may have moved nearer the core.
+  bool resample = (s->flags & MEMCORO_ADAPT_SAMPLE) &&
+                  (sampled ? s->best_cpi * WIDE_MARGIN >= s->serial_cpi : s->best_cpi * 2 > s->last_cpi * 3);
   if (next)
     measure(s, TRIAL, next);
-  else if (s->flags & MEMCORO_ADAPT_SAMPLE)
+  else if (resample)
     measure(s, RESAMPLE, 0);
   else
     decide(s);
@@ -245,8 +269,9 @@ uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t 
         s->serial_cpi = cpi;
         measure(s, TRIAL, s->best);
       } else if (s->phase == RESAMPLE) {
-        if (cpi < s->serial_cpi)
+        if (cpi < s->serial_cpi || s->unsampled)
           s->serial_cpi = cpi;
+        s->unsampled = 0;
         decide(s);
       } else {
         after_trial(s, cpi);

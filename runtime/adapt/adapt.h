@@ -56,7 +56,9 @@ struct memcoro_adapt {
   uint64_t overhead;      /* cycles the two cycle-counter reads of a window add */
   uint64_t check_iters;   /* iterations the check under way has measured */
   uint64_t check_cycles;  /* and their cycles */
-  uint64_t reserved[2];
+  uint64_t last_cpi;      /* best_cpi of the check before */
+  uint32_t unsampled;     /* checks since the last serial sample */
+  uint32_t reserved;
 };
 _Static_assert(sizeof(struct memcoro_adapt) == 16 * sizeof(uint64_t), "the compiler emits [16 x i64]");
 
