@@ -151,6 +151,13 @@ static void decide(struct memcoro_adapt *s) {
   // again soon unless the check itself was costly.
   uint64_t floor = BUDGET_PER_CHECK * (extra > s->check_iters || first ? extra : s->check_iters);
   s->budget = s->recheck > floor ? s->recheck : floor;
+  // A reversal rests on one measurement, which a preemption or a burst of
+  // another process's traffic can spoil: it holds only for as long as its
+  // check took, until a second check agrees.
+  bool reversal = !first && !confirmed && !s->reversing;
+  s->reversing = reversal;
+  if (reversal)
+    s->budget = s->check_iters;
   s->phase = RUN;
   if (tracing())
     fprintf(stderr, "memcoro-adapt %p: %s (serial %" PRIu64 ", best n %u %" PRIu64 " cycles per 1024 iterations), budget %" PRIu64 "\n",

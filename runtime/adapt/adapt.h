@@ -58,7 +58,7 @@ struct memcoro_adapt {
   uint64_t check_cycles;  /* and their cycles */
   uint64_t last_cpi;      /* best_cpi of the check before */
   uint32_t unsampled;     /* checks since the last serial sample */
-  uint32_t reserved;
+  uint32_t reversing;     /* the decision reversed the one before, unconfirmed */
 };
 _Static_assert(sizeof(struct memcoro_adapt) == 16 * sizeof(uint64_t), "the compiler emits [16 x i64]");
 
