@@ -5,22 +5,19 @@
 #include <stdint.h>
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
-void CAT(update_, V)(uint64_t *t, const uint32_t *ix, size_t n) {
 #ifdef DEFAULT_N
-#pragma memcoro remote(t)
+#define MARK _Pragma("memcoro remote(t)")
 #else
-#pragma memcoro parallel(16) remote(t)
+#define MARK _Pragma("memcoro parallel(16) remote(t)")
 #endif
+void CAT(update_, V)(uint64_t *t, const uint32_t *ix, size_t n) {
+  MARK
   for (size_t i = 0; i < n; ++i)
     t[ix[i]] ^= i;
 }
 uint64_t CAT(gather_, V)(const uint64_t *t, const uint32_t *ix, size_t n) {
   uint64_t s = 0;
-#ifdef DEFAULT_N
-#pragma memcoro remote(t)
-#else
-#pragma memcoro parallel(16) remote(t)
-#endif
+  MARK
   for (size_t i = 0; i < n; ++i)
     s += t[ix[i]];
   return s;
