@@ -422,7 +422,7 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
     if (Sample)
       R << " it runs a sample of " << ore::NV("SampleIterations", SampleIters)
         << " iterations serially and stays serial while they are not slower than interleaved ones (checked "
-           "again every 256Ki to 4Mi iterations)";
+           "again every 16Ki to 4Mi iterations)";
     if (Sample && ChooseN)
       R << ";";
     if (ChooseN)

@@ -12,7 +12,7 @@
 ; OFF-NOT: memcoro.adapt
 ; OFF-NOT: readcyclecounter
 
-; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially and stays serial while they are not slower than interleaved ones (checked again every 256Ki to 4Mi iterations)
+; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially and stays serial while they are not slower than interleaved ones (checked again every 16Ki to 4Mi iterations)
 ; REMARK-NOT: number of coroutines
 ; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially {{.*}}; the number of coroutines is chosen at run time, up to 64, by hill climbing on measured throughput from 32
 
