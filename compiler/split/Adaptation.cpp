@@ -235,7 +235,11 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   Module &M = *F.getParent();
   Type *I32 = Type::getInt32Ty(Ctx);
   PointerType *Ptr = PointerType::get(Ctx, 0);
-  unsigned N0 = Plan.Parallelism;
+  // Run-time N starts its climb at the most slots: where interleaving wins
+  // the data is far, and more iterations in flight usually help, up to what
+  // the core can keep outstanding (bench/adapt: 64 was the best fixed N of
+  // every suite kernel at 256 MiB).
+  unsigned N0 = ChooseN ? slotCount() : Plan.Parallelism;
   unsigned Flags = (Sample ? FlagSample : 0) | (ChooseN ? FlagN : 0) |
                    (AdaptForce == ForcedDecision::Serial        ? FlagForceSerial
                     : AdaptForce == ForcedDecision::Interleaved ? FlagForceInterleaved
@@ -427,7 +431,7 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
       R << ";";
     if (ChooseN)
       R << " the number of coroutines is chosen at run time, up to " << ore::NV("MaxParallelism", Adapt->slotCount())
-        << ", by hill climbing on measured throughput from " << ore::NV("Parallelism", Plan.Parallelism);
+        << ", by hill climbing on measured throughput";
     return R;
   });
   return Adapt;

@@ -14,7 +14,7 @@
 
 ; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially and stays serial while they are not slower than interleaved ones (checked again every 16Ki to 4Mi iterations)
 ; REMARK-NOT: number of coroutines
-; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially {{.*}}; the number of coroutines is chosen at run time, up to 64, by hill climbing on measured throughput from 32
+; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially {{.*}}; the number of coroutines is chosen at run time, up to 64, by hill climbing on measured throughput
 
 ; SAMPLE: @memcoro.adapt.gather = internal thread_local global [16 x i64] zeroinitializer
 ; SAMPLE-LABEL: define {{.*}} @gather(
@@ -66,7 +66,7 @@
 ; NONLY-NOT: memcoro.adapt
 ; NONLY-LABEL: define {{.*}} @gather_default(
 ; NONLY: alloca [64 x %memcoro.slot{{[.0-9]*}}]
-; NONLY: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 2, i32 32, i32 64)
+; NONLY: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 2, i32 64, i32 64)
 ; NONLY: memcoro.adapt.pick:
 ; NONLY: br label %memcoro.window
 ; NONLY: call i64 @llvm.umin.i64(i64 %memcoro.window.trips, i64 %memcoro.n)
