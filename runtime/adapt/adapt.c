@@ -147,16 +147,18 @@ static void decide(struct memcoro_adapt *s) {
   uint64_t chosen = serial ? s->serial_cpi : s->best_cpi, spent = chosen * s->check_iters / 1024;
   uint64_t overhead = s->check_cycles > spent ? s->check_cycles - spent : 0;
   uint64_t extra = chosen ? overhead / chosen * 1024 : 0;
-  // The first decision ran on whatever the loop found cold; it is checked
-  // again soon unless the check itself was costly.
-  uint64_t floor = BUDGET_PER_CHECK * (extra > s->check_iters || first ? extra : s->check_iters);
+  // The extra cost is floored by the check's length and capped at four times
+  // it: a measurement that a preemption spoilt is mostly extra cost.
+  uint64_t cap = 4 * s->check_iters;
+  uint64_t floor = BUDGET_PER_CHECK * (extra < s->check_iters ? s->check_iters : extra > cap ? cap : extra);
   s->budget = s->recheck > floor ? s->recheck : floor;
-  // A reversal rests on one measurement, which a preemption or a burst of
-  // another process's traffic can spoil: it holds only for as long as its
-  // check took, until a second check agrees.
-  bool reversal = !first && !confirmed && !s->reversing;
-  s->reversing = reversal;
-  if (reversal)
+  // A loop's first decision ran on whatever it found cold, and a reversal
+  // rests on one measurement, which a preemption or a burst of another
+  // process's traffic can spoil: either holds only for as long as its check
+  // took, until a second check agrees.
+  bool provisional = first || (!confirmed && !s->reversing);
+  s->reversing = provisional;
+  if (provisional)
     s->budget = s->check_iters;
   s->phase = RUN;
   if (tracing())
