@@ -61,6 +61,9 @@ enum { BUDGET_PER_CHECK = 32 };
 // again every SAMPLE_EVERY checks (or when interleaving got much slower).
 enum { WIDE_MARGIN = 2, SAMPLE_EVERY = 4 };
 
+// The most cycles a decision's budget may stand for (about 45 ms at 3 GHz).
+#define MAX_BUDGET_CYCLES (1ull << 27)
+
 static const uint32_t ladder[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 255};
 
 // The next n up (or down) the ladder from n within the slots, or 0.
@@ -152,6 +155,12 @@ static void decide(struct memcoro_adapt *s) {
   uint64_t cap = 4 * s->check_iters;
   uint64_t floor = BUDGET_PER_CHECK * (extra < s->check_iters ? s->check_iters : extra > cap ? cap : extra);
   s->budget = s->recheck > floor ? s->recheck : floor;
+  // And at most a few hundredths of a second's worth: an iteration that walks
+  // a whole list serially costs 180K cycles, and 16 Ki of them would bind a
+  // wrong decision for seconds.
+  uint64_t longest = chosen ? (uint64_t)MAX_BUDGET_CYCLES * 1024 / chosen : s->budget;
+  if (s->budget > longest)
+    s->budget = longest > s->check_iters ? longest : s->check_iters;
   // A loop's first decision ran on whatever it found cold, and a reversal
   // rests on one measurement, which a preemption or a burst of another
   // process's traffic can spoil: either holds only for as long as its check
