@@ -37,6 +37,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
@@ -78,6 +79,19 @@ bool hasTwin(const LoopInfo &LI, const Loop &L) {
          }) > 1;
 }
 
+/// A function with a marked loop that is inlined into several others gives a
+/// remark in each, all at the same source place: say which copy this one is.
+std::string inlinedCopy(const Loop &L, const Function &F) {
+  DebugLoc Loc = L.getStartLoc();
+  if (!Loc || !Loc.getInlinedAt())
+    return "";
+  const DISubprogram *Callee = Loc->getScope()->getSubprogram();
+  const DISubprogram *Caller = F.getSubprogram();
+  if (!Callee || !Caller)
+    return "";
+  return (" [in '" + Caller->getName() + "', where '" + Callee->getName() + "' is inlined]").str();
+}
+
 /// Legality, then the plan, then what legality must check on the plan. A loop
 /// that stays serial, or whose plan is only to be printed (\p Keep false),
 /// leaves the IR as it found it.
@@ -90,6 +104,10 @@ std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, boo
     Why = Legality.checkPlan();
   if (!Why)
     Why = planOrdered(A, Plan);
+  if (!Why) {
+    Plan.AmuKeptStatic = chooseAmuDispatch(Plan);
+    chooseScavenging(Plan);
+  }
   if (Why || !Keep)
     Legality.revert();
   return Why;
@@ -107,7 +125,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     ++NumLoopsRejected;
     ORE.emit([&] {
       return OptimizationRemarkMissed(RemarkPass, Why->Tag, remarkLocation(Why->At, L), L.getHeader())
-             << "marked loop left serial: " << Why->Text;
+             << "marked loop left serial: " << Why->Text << inlinedCopy(L, A.F);
     });
     return false;
   }
@@ -117,19 +135,30 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
   for (auto It = Plan.Assumed.begin(); It != Plan.Assumed.end();) {
     Instruction *Store = It->Store;
     SmallVector<std::string, 4> Others;
-    for (; It != Plan.Assumed.end() && It->Store == Store; ++It)
-      Others.push_back(It->Other == Store ? std::string("this store")
-                                          : (isa<LoadInst>(It->Other) ? "the load at " : "the store at ") +
-                                                sourcePlace(*It->Other));
+    for (; It != Plan.Assumed.end() && It->Store == Store; ++It) {
+      std::string Other = It->Other == Store ? std::string("this store")
+                                             : (isa<LoadInst>(It->Other) ? "the load at " : "the store at ") +
+                                                   sourcePlace(*It->Other);
+      // Accesses at one source place (an index loaded twice) are named once.
+      if (!is_contained(Others, Other))
+        Others.push_back(std::move(Other));
+    }
     ORE.emit([&] {
       return OptimizationRemarkAnalysis(RemarkPass, "AssumedIndependent", remarkLocation(Store, L),
                                         Store->getParent())
-             << "assumed, as the pragma asserts, that other iterations do not access the memory this store "
-                "writes through "
+             << "assumed, as the pragma asserts, that other iterations do not reach the memory this store "
+                "writes with "
              << join(Others, ", ") << " (the compiler cannot tell; -fmemcoro-check verifies it at run time)";
     });
   }
   BasicBlock *Header = Plan.Header;
+  if (Plan.AmuKeptStatic)
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(RemarkPass, "AmuKeptStatic", Plan.Ordered.front().At)
+             << "the static AMU scheduler (aload, then wait, round robin) runs this loop instead of the one "
+                "-fmemcoro-scheduler asks for: it has code that must run in iteration order, and the schedulers "
+                "that resume iterations in completion order have no turn to wait for";
+    });
   // What runs in iteration order, said before the lowering erases the markers.
   for (const OrderedPoint &P : Plan.Ordered)
     ORE.emit([&] {
@@ -168,10 +197,16 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << ", " << ore::NV("OrderedPoints", unsigned(Plan.Ordered.size())) << " run in iteration order";
     if (!Plan.Locked.empty())
       R << "; a read-modify-write split by a suspension kept whole by a lock table";
+    if (Plan.ScavengeNs)
+      R << "; at a suspension with no other iteration to run, the thread's scavengers run for up to "
+        << ore::NV("ScavengeNs", Plan.ScavengeNs) << " ns";
+    else if (!Plan.ScavengeSkipped.empty())
+      R << "; its stalls are not lent to scavengers: " << Plan.ScavengeSkipped;
     if (Plan.ReassociatedByOpenMP)
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
+    R << inlinedCopy(L, A.F);
     return R;
   });
   return true;

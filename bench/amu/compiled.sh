@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
-# Compiled AMU kernels (bench/amu/compiled.c) against the hand-written ones
-# (amu-bench) on the same emulator: emulated far memory. Builds compiled.c
-# with -fno-memcoro -fmemcoro-amu (serial) and -fmemcoro-amu with each
-# scheduler, runs each at the given latencies, and prints one table.
+# Compiled AMU kernels (bench/amu/compiled/) against the hand-written ones
+# (amu-bench) on the same emulator: emulated far memory. Builds the compiled
+# suite with -fno-memcoro -fmemcoro-amu (serial) and -fmemcoro-amu with each
+# scheduler, runs the four kernels amu-bench also has hand-written at the
+# given latencies, and prints one table.
 #   bench/amu/compiled.sh [BUILD] [LATENCIES] [fixed|bimodal]
 set -euo pipefail
 build=${1:-build}; lat=${2:-200,800}; model=${3:-fixed}
 src=$(cd "$(dirname "$0")" && pwd)
 out=$build/bench/amu-compiled; mkdir -p "$out"
 cc=$build/bin/memcoro-cc
-"$cc" -O3 -fno-memcoro -fmemcoro-amu "$src/compiled.c" -o "$out/serial"
+"$cc" -O3 -fno-memcoro -fmemcoro-amu "$src"/compiled/*.c -o "$out/serial"
 for s in static dynamic bafin; do
-  "$cc" -O3 -fmemcoro-amu -fmemcoro-scheduler=$s "$src/compiled.c" -o "$out/$s"
+  "$cc" -O3 -fmemcoro-amu -fmemcoro-scheduler=$s "$src"/compiled/*.c -o "$out/$s"
 done
+kernels=gups,bsearch,chase,hashprobe
 jit=""; [ "$model" = bimodal ] && jit="--jitter relative-bimodal:4:0.1"
 echo "| kernel | latency ns | hand serial ms | hand dynamic ms (N=64) | compiled serial ms | compiled static | compiled dynamic | compiled bafin | compiled dynamic / hand dynamic |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for l in ${lat//,/ }; do
   "$build/bin/amu-bench" --latency "$l" --parallel 64 --versions serial,dynamic --trials 5 $jit --csv "$out/hand-$l.csv" >/dev/null
-  for v in serial static dynamic bafin; do "$out/$v" "$l" "$model" > "$out/$v-$l.txt"; done
+  for v in serial static dynamic bafin; do "$out/$v" "$l" "$model" 1 $kernels > "$out/$v-$l.txt"; done
   python3 - "$out" "$l" <<'PY'
 import csv, statistics, sys
 out, l = sys.argv[1], sys.argv[2]

@@ -3,7 +3,7 @@
 """The paper's Fig. 13 from compiled code: dynamic instruction expansion.
 
 Counts, with valgrind --tool=callgrind, the instructions each compiled
-kernel of bench/amu/compiled.c executes (the kernel function and everything
+kernel of bench/amu/compiled/ executes (the kernel function and everything
 it calls), per scheduler, relative to the serial build (-fno-memcoro
 -fmemcoro-amu: synchronous far loads). Every build runs the same
 iterations, so the ratio of totals is the ratio per iteration. The model's
@@ -26,13 +26,17 @@ beside them. Emulated far memory.
 """
 import argparse
 import collections
+import glob
 import os
 import re
 import statistics
 import subprocess
 import sys
 
-KERNELS = {"gups": "gups", "bsearch": "bsearch_all", "chase": "chase", "hashprobe": "hashprobe"}
+# The paper's nine suite kernels (the mean is over them), then hashprobe;
+# each kernel's loop is the function <kernel>_loop.
+SUITE = ["chase", "bsearch", "gups", "hj", "is", "stream", "lbm", "mcf", "bfs"]
+KERNELS = {k: k + "_loop" for k in SUITE + ["hashprobe"]}
 SCHEDULERS = ["static", "dynamic", "bafin"]
 PAPER = {"static": 6.70, "dynamic": 5.98, "bafin": 3.91}
 # One instruction each on the hardware AMU (or a plain load/store, serial).
@@ -74,7 +78,7 @@ def parse(path):
 
 def profile(binary, out, scale):
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "0", "fixed",
-                    str(scale)], check=True, capture_output=True)
+                    str(scale), "all", "1"], check=True, capture_output=True)
     return parse(out)
 
 
@@ -85,7 +89,7 @@ def main():
     ap.add_argument("--scale", default="0.05")
     a = ap.parse_args()
     cc = os.path.join(a.build, "bin", "memcoro-cc")
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compiled.c")
+    src = sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "compiled", "*.c")))
     work = os.path.join(a.build, "bench", "amu-expansion")
     os.makedirs(work, exist_ok=True)
     os.makedirs(a.out, exist_ok=True)
@@ -94,11 +98,19 @@ def main():
         builds[s] = ["-fmemcoro-amu", f"-fmemcoro-scheduler={s}"]
         builds[s + "-calls"] = builds[s] + ["-mllvm", "-memcoro-amu-inline=false"]
     prof = {}
+    # compiled_sweep.py's builds have the same flags: reused when newer than
+    # the compiler and every source.
+    swept = os.path.join(a.build, "bench", "amu-compiled")
+    newest = max(os.path.getmtime(p) for p in src + [os.path.join(a.build, "lib", "MemcoroPasses.so")])
     for b, flags in builds.items():
         exe = os.path.join(work, b)
-        subprocess.run([cc, "-O3"] + flags + [src, "-o", exe], check=True)
+        old = os.path.join(swept, b)
+        if os.path.exists(old) and os.path.getmtime(old) > newest:
+            exe = old
+        else:
+            subprocess.run([cc, "-O3"] + flags + src + ["-o", exe], check=True)
         print(f"expansion: callgrind {b}", file=sys.stderr, flush=True)
-        prof[b] = profile(exe, exe + ".callgrind", a.scale)
+        prof[b] = profile(exe, os.path.join(work, b + ".callgrind"), a.scale)
 
     def emulated(b, fn):
         self_ir, call_ir, _ = prof[b]
@@ -124,8 +136,11 @@ def main():
             cells.append(f"{e:.2f}x | {h:.2f}x")
             csv.append(f"{k},{s},{se},{sh},{emulated(s, fn)},{hardware(s + '-calls', fn)}")
         rows.append(f"| {k} | {se:,} / {sh:,} | " + " | ".join(cells) + " |")
-    rows.append("| **mean** | | " + " | ".join(f"{statistics.mean(emu[s]):.2f}x | {statistics.mean(hw[s]):.2f}x"
-                                           for s in SCHEDULERS) + " |")
+    n = len(SUITE)
+    rows.append("| **suite mean** (nine kernels, no hashprobe) | | " +
+                " | ".join(f"{statistics.mean(emu[s][:n]):.2f}x (geomean {statistics.geometric_mean(emu[s][:n]):.2f}x) | "
+                           f"{statistics.mean(hw[s][:n]):.2f}x (geomean {statistics.geometric_mean(hw[s][:n]):.2f}x)"
+                           for s in SCHEDULERS) + " |")
     rows.append("| **paper** (CoroAMU Fig. 13, hardware AMU) | | " +
                 " | ".join(f" | {PAPER[s]:.2f}x" for s in SCHEDULERS) + " |")
     md = ("Dynamic instruction expansion over the serial build, compiled kernels, callgrind, "

@@ -398,8 +398,11 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
   // The AMU's schedulers keep requests in flight across windows, and a
   // slot's private stack copies replace the loop's own stack objects, which
   // the serial copy would need.
+  // A scavenging loop lends the stalls of its last slot, which windows would
+  // multiply.
   const char *Why = Plan.ThroughAmu                ? "its far accesses go through the AMU"
                     : !Plan.PrivateAllocas.empty() ? "its iterations have stack memory of their own"
+                    : Plan.ScavengeNs              ? "its stalls are lent to scavengers (-fmemcoro-scavenge)"
                                                    : nullptr;
   // A value of the loop used outside it other than through the exit's phis
   // could not be given the serial copy's value.

@@ -43,6 +43,7 @@ using namespace memcoro;
 STATISTIC(NumAmuRequests, "Number of AMU requests (aload) generated at suspension points");
 STATISTIC(NumAmuLineMerged, "Number of far addresses served by another address's request over their line");
 STATISTIC(NumAmuInlined, "Number of AMU request-path calls inlined into generated loops");
+STATISTIC(NumAmuOrderedStatic, "Number of loops with code in iteration order kept on the static AMU scheduler");
 
 namespace {
 enum class AmuScheduler { Static, Dynamic, Bafin };
@@ -62,13 +63,21 @@ static cl::opt<bool> InlineRequests(
              "each AMU operation as one call, as one instruction of the hardware AMU)"));
 
 void memcoro::chooseAmuScheduler(LoopPlan &Plan) {
-  if (!amuEnabled())
-    return;
-  Plan.ThroughAmu = true;
-  if (Scheduler == AmuScheduler::Dynamic)
-    Plan.Style = Dispatch::AmuGetfin;
-  else if (Scheduler == AmuScheduler::Bafin)
-    Plan.Style = Dispatch::AmuBafin;
+  if (amuEnabled())
+    Plan.ThroughAmu = true;
+}
+
+bool memcoro::chooseAmuDispatch(LoopPlan &Plan) {
+  if (!Plan.ThroughAmu || Scheduler == AmuScheduler::Static)
+    return false;
+  if (!Plan.Ordered.empty()) {
+    ++NumAmuOrderedStatic;
+    LLVM_DEBUG(dbgs() << "memcoro-split: code in iteration order: the static AMU scheduler instead of "
+                      << (Scheduler == AmuScheduler::Dynamic ? "dynamic" : "bafin") << "\n");
+    return true;
+  }
+  Plan.Style = Scheduler == AmuScheduler::Dynamic ? Dispatch::AmuGetfin : Dispatch::AmuBafin;
+  return false;
 }
 
 Value *memcoro::amuId(IRBuilder<> &B, Value *Slot) { return B.CreateTrunc(Slot, B.getInt32Ty(), "memcoro.amu.id"); }

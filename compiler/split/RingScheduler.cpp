@@ -97,6 +97,8 @@ public:
     Allocas.append({NextIter, LiveSlots, S.SlotIndex});
   }
 
+  Value *emitLiveSlots(IRBuilder<> &B) override { return B.CreateLoad(B.getInt64Ty(), LiveSlots, "memcoro.live"); }
+
 private:
   static constexpr unsigned ResumeField = 0;
   /// The next iteration to launch, and the slots not yet retired.

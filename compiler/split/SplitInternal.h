@@ -202,14 +202,22 @@ struct LoopPlan {
   llvm::SmallVector<Suspension, 4> Suspensions;
   llvm::SmallVector<Hoist, 4> Hoists;
   /// Remote accesses that need no suspension: an earlier access of the same
-  /// phase already fetched their line.
+  /// iteration already fetched their line.
   llvm::SmallVector<llvm::Instruction *, 2> Covered;
   /// Accesses that share another's suspension, and suspensions dropped because
-  /// their line was fetched earlier in the same phase.
+  /// their line was fetched earlier in the same iteration.
   unsigned Coalesced = 0;
   Dispatch Style = Dispatch::Ring;
   /// Far accesses are requests to the thread's software AMU (-memcoro-amu).
   bool ThroughAmu = false;
+  /// The static AMU scheduler runs the loop although another was asked for:
+  /// it has code in iteration order (chooseAmuDispatch).
+  bool AmuKeptStatic = false;
+  /// -memcoro-scavenge: nanoseconds a suspension with no other iteration to
+  /// run hands to the thread's scavengers (ScavengeScheduler.cpp); 0: none.
+  unsigned ScavengeNs = 0;
+  /// Why -memcoro-scavenge does not apply to this loop, for the remark.
+  llvm::StringRef ScavengeSkipped;
 
   void print(llvm::raw_ostream &OS) const;
 };
@@ -261,9 +269,17 @@ private:
 /// the dispatch style (SplitPlan.cpp). \p HasTwin: another copy of the same
 /// marked loop exists in the function.
 std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin);
-/// Under -memcoro-amu, the scheduler -memcoro-scheduler names
+/// Under -memcoro-amu, marks the plan's far accesses as AMU requests
 /// (split/AmuRequests.cpp); otherwise leaves the plan alone.
 void chooseAmuScheduler(LoopPlan &Plan);
+/// Once the ordered points are known: the dispatch -memcoro-scheduler names,
+/// except that a loop with code in iteration order keeps the static
+/// scheduler's ring or lockstep (the completion-order schedulers have no
+/// turns). True when that overrode the scheduler asked for.
+bool chooseAmuDispatch(LoopPlan &Plan);
+/// Under -memcoro-scavenge, records the bound in the plan unless the loop
+/// runs through the AMU (ScavengeScheduler.cpp).
+void chooseScavenging(LoopPlan &Plan);
 
 /// Whether \p Phi is an append counter (`next[n++] = v`); if so, records it
 /// in \p Plan (SplitOrdered.cpp).
@@ -299,6 +315,10 @@ llvm::DebugLoc remarkLocation(const llvm::Instruction *I, const llvm::Loop &L);
 /// How many bytes \p B lies after \p A, when both are constant offsets from
 /// one base pointer.
 std::optional<int64_t> byteDistance(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
+
+/// Whether every byte \p A and \p B may point at lies within 64 bytes: one
+/// cache line (unless the object straddles two), fetched by either access.
+bool withinOneLine(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
 
 /// What a slot holds (SplitFrame.cpp): the values of an iteration that live
 /// across a suspension, stored in its slot or recomputed on resume; the
@@ -444,6 +464,9 @@ public:
   virtual void emitNext(llvm::IRBuilder<> &B, llvm::Value *NextSlot) = 0;
   /// The allocas to promote to registers, in order.
   virtual void promotableState(llvm::SmallVectorImpl<llvm::AllocaInst *> &Allocas) = 0;
+  /// i64: the slots not yet retired, or null when the scheduler does not
+  /// count them (scavenger mode asks whether a slot runs alone).
+  virtual llvm::Value *emitLiveSlots(llvm::IRBuilder<> &B) { return nullptr; }
   /// Once the skeleton is complete and its state promoted: last rewrites
   /// that must not disturb the frame (the AMU's helpers are inlined here).
   virtual void finishLowering() {}
@@ -511,6 +534,9 @@ std::unique_ptr<SchedulerCodeGen> createLockstepScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createAmuStaticScheduler(Skeleton &S, std::unique_ptr<SchedulerCodeGen> Static);
 std::unique_ptr<SchedulerCodeGen> createAmuGetfinScheduler(Skeleton &S);
 std::unique_ptr<SchedulerCodeGen> createAmuBafinScheduler(Skeleton &S);
+/// Scavenger mode (ScavengeScheduler.cpp): \p Static, whose suspensions with
+/// no other iteration to run call memcoro_scavenge.
+std::unique_ptr<SchedulerCodeGen> createScavengeScheduler(Skeleton &S, std::unique_ptr<SchedulerCodeGen> Static);
 
 /// Under -memcoro-check (SplitCheck.cpp): reports every memory access of the
 /// loop, with the iteration number \p K, to the checking runtime. Called by

@@ -102,6 +102,13 @@ std::optional<SerialReason> SplitLegality::checkTripCount() {
   };
   if (computeTripCount())
     return std::nullopt;
+  // Scalar evolution's answer depends on the order in which it met the
+  // loop's values: an induction first described from another analysis's query
+  // may lack the no-wrap facts that the exit count needs (a pointer iterator
+  // over a queue whose end was hoisted). Asked afresh, it finds them.
+  A.SE.forgetLoop(&L);
+  if (computeTripCount())
+    return std::nullopt;
   if (evaluateBoundOnce()) {
     if (computeTripCount())
       return std::nullopt;

@@ -175,6 +175,8 @@ LoweredLoop CoroutineLowering::run() {
     Gen = createAmuBafinScheduler(S);
   else if (Plan.ThroughAmu)
     Gen = createAmuStaticScheduler(S, std::move(Gen));
+  if (Plan.ScavengeNs)
+    Gen = createScavengeScheduler(S, std::move(Gen));
   assert((!NumWaits || Plan.Style == Dispatch::Ring) && "only the ring has a resume state per slot");
   std::unique_ptr<WaitCodeGen> Waits = Plan.WaitsForTurn     ? createTurnCodeGen(S)
                                       : !Plan.Locked.empty() ? createLockTableCodeGen(S, Plan)
@@ -317,7 +319,8 @@ LoweredLoop CoroutineLowering::run() {
       R << "suspension point: " << (isa<LoadInst>(Sp.At) ? "load" : "store or atomic update")
         << " prefetched, then resumed after " << ore::NV("Interleaved", S.N - 1) << " other iterations";
       if (Sp.Accesses.size() > 1)
-        R << " (" << ore::NV("Coalesced", unsigned(Sp.Accesses.size() - 1)) << " more accesses share it)";
+        R << " (" << ore::NV("Coalesced", unsigned(Sp.Accesses.size() - 1))
+          << (Sp.Accesses.size() == 2 ? " more access shares it)" : " more accesses share it)");
       return R;
     });
     Posts.push_back(SplitBlock(Sp.At->getParent(), Sp.At));
@@ -366,8 +369,10 @@ LoweredLoop CoroutineLowering::run() {
     IRBuilder<> YB(Pre);
     YB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
     // An iteration may go on without yielding when the waits say nothing
-    // else could run usefully (the one holding the turn).
-    if (Value *Skip = Waits ? Waits->emitSkipsSuspension(YB, YB.CreateLoad(I64, S.SlotIndex)) : nullptr) {
+    // else could run usefully (the one holding the turn). Not through the
+    // AMU: its accesses would then read far memory without paying for it.
+    if (Value *Skip = Waits && !Plan.ThroughAmu ? Waits->emitSkipsSuspension(YB, YB.CreateLoad(I64, S.SlotIndex))
+                                                : nullptr) {
       auto *Yield = BasicBlock::Create(Ctx, "memcoro.yield." + Twine(J + 1), &F, Posts[J]);
       YB.CreateCondBr(Skip, Posts[J], Yield);
       YB.SetInsertPoint(Yield);

@@ -404,13 +404,6 @@ std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPla
                         "a read-modify-write of one memory location would be split by a suspension point, and "
                         "the lock that keeps it whole cannot be combined with code that runs in iteration order",
                         Plan.Locked.front().second};
-  // The AMU schedulers resume slots in completion order and have no turn to
-  // wait for: an ordered loop keeps its order only under the cache's schedulers.
-  if (!Why && Plan.ThroughAmu && !Plan.Ordered.empty())
-    return SerialReason{"Ordered",
-                        "code that must run in iteration order (an ordered region, an append or a "
-                        "first-writer-wins test) is not supported under -fmemcoro-amu yet",
-                        Plan.Ordered.front().At};
   return Why;
 }
 

@@ -26,6 +26,8 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
@@ -83,6 +85,60 @@ std::optional<int64_t> memcoro::byteDistance(const Value *A, const Value *B, con
   if (BaseA != BaseB)
     return std::nullopt;
   return OffB - OffA;
+}
+
+/// The bytes \p Ptr may point at, as offsets from a base pointer: constant
+/// GEP indices add to both ends; a variable index into an array field of a
+/// record (`b->tuples[j]` of a fixed-size bucket) spans the whole array, which
+/// an inbounds GEP cannot leave.
+static std::optional<std::tuple<const Value *, int64_t, int64_t>> byteSpan(const Value *Ptr, const DataLayout &DL) {
+  int64_t Lo = 0, Hi = 0;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    int64_t Off = 0;
+    Ptr = GetPointerBaseWithConstantOffset(Ptr, Off, DL);
+    Lo += Off;
+    Hi += Off;
+    auto *GEP = dyn_cast<GEPOperator>(Ptr);
+    if (!GEP || !GEP->isInBounds())
+      return std::tuple{Ptr, Lo, Hi};
+    // The first index steps over whole objects; each later one into the
+    // aggregate the previous one reached.
+    Type *Aggregate = nullptr;
+    for (gep_type_iterator T = gep_type_begin(GEP), E = gep_type_end(GEP); T != E; ++T) {
+      const Value *Index = T.getOperand();
+      if (StructType *ST = T.getStructTypeOrNull()) {
+        unsigned Field = cast<ConstantInt>(Index)->getZExtValue();
+        int64_t FieldOff = DL.getStructLayout(ST)->getElementOffset(Field);
+        Lo += FieldOff;
+        Hi += FieldOff;
+      } else {
+        int64_t Size = T.getSequentialElementStride(DL).getFixedValue();
+        if (auto *C = dyn_cast<ConstantInt>(Index)) {
+          Lo += C->getSExtValue() * Size;
+          Hi += C->getSExtValue() * Size;
+        } else {
+          auto *Array = dyn_cast_or_null<ArrayType>(Aggregate);
+          if (!Array || Array->getNumElements() == 0)
+            return std::nullopt;
+          Hi += int64_t(Array->getNumElements() - 1) * Size;
+        }
+      }
+      Aggregate = T.getIndexedType();
+    }
+    Ptr = GEP->getPointerOperand();
+  }
+  return std::nullopt;
+}
+
+bool memcoro::withinOneLine(const Value *A, const Value *B, const DataLayout &DL) {
+  if (std::optional<int64_t> Distance = byteDistance(A, B, DL))
+    return std::abs(*Distance) < 64;
+  auto SpanA = byteSpan(A, DL), SpanB = byteSpan(B, DL);
+  if (!SpanA || !SpanB || std::get<0>(*SpanA) != std::get<0>(*SpanB))
+    return false;
+  int64_t Lo = std::min(std::get<1>(*SpanA), std::get<1>(*SpanB));
+  int64_t Hi = std::max(std::get<2>(*SpanA), std::get<2>(*SpanB));
+  return Hi - Lo < 64;
 }
 
 /// Whether the iteration may yield after \p Early and before \p Late: a
@@ -227,20 +283,27 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
 }
 
 /// A suspension whose accesses all touch a line that an earlier access of the
-/// same phase already brought in (the conditional store of `if (u < p[v])
-/// p[v] = u`, or e->next after e->key) must not yield: the line is there, and
-/// yielding between the read and the write would let another iteration update
-/// the location in between, which the serial loop never does.
+/// same iteration already brought in (the conditional store of `if (u < p[v])
+/// p[v] = u`, e->next after e->key, a bucket's tuples after its count) must
+/// not yield: the line is there (issue 15: one suspension per line, across
+/// blocks), and yielding between a read and its write would let another
+/// iteration update the location in between, which the serial loop never does.
 void SuspensionPlanner::dropCoveredSuspensions() {
-  // Fields of one record (e->key, then e->next in the latch): same base, and
-  // offsets less than a cache line apart.
-  auto sameLine = [&](Value *X, Value *Y) {
-    std::optional<int64_t> Distance = byteDistance(X, Y, A.DL);
-    return Distance && std::abs(*Distance) < 64;
-  };
+  // Fields of one record (e->key, then e->next in the latch; a bucket's
+  // count, its tuples[j] in the inner loop, its next): same base, and every
+  // byte they may touch within a cache line.
+  auto sameLine = [&](Value *X, Value *Y) { return withinOneLine(X, Y, A.DL); };
+  // A plain load only needs its line in the cache, which the earlier access
+  // of the same iteration brought in however many yields ago (offsets[u + 1]
+  // re-read inside the edge loop after a store that may alias it). A store
+  // must also not be separated from the earlier read by a yield.
   auto coveredBy = [&](Instruction *Late, Instruction *Early, const Instruction *Deciding) {
-    return sameLine(accessedPointer(*Late), accessedPointer(*Early)) && A.DT.dominates(Early, Late) &&
-           A.LI.getLoopFor(Early->getParent()) == A.LI.getLoopFor(Late->getParent()) &&
+    if (!sameLine(accessedPointer(*Late), accessedPointer(*Early)) || !A.DT.dominates(Early, Late))
+      return false;
+    auto *Load = dyn_cast<LoadInst>(Late);
+    if (Load && Load->isSimple())
+      return true;
+    return A.LI.getLoopFor(Early->getParent()) == A.LI.getLoopFor(Late->getParent()) &&
            !suspendsBetween(Plan, A.LI, Early, Late, Deciding);
   };
   SmallVector<Instruction *, 16> AllAccesses;
@@ -260,7 +323,7 @@ void SuspensionPlanner::dropCoveredSuspensions() {
         // `if (p[v] < 0) p[v] = u`, with a later access coalesced into its
         // suspension): the iteration yields at the next access instead.
         LLVM_DEBUG(dbgs() << "memcoro-split: suspension moves past" << *It->At
-                          << ": its line was fetched earlier in the same phase\n");
+                          << ": its line was fetched earlier in the iteration\n");
         Plan.Covered.push_back(It->At);
         It->Accesses.erase(It->Accesses.begin());
         It->At = It->Accesses.front();
@@ -280,7 +343,7 @@ void SuspensionPlanner::dropCoveredSuspensions() {
       if (!Covered)
         continue;
       LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At
-                        << ": its line was fetched earlier in the same phase\n");
+                        << ": its line was fetched earlier in the iteration\n");
       ++Plan.Coalesced;
       append_range(Plan.Covered, It->Accesses);
       Plan.Suspensions.erase(It);
@@ -341,7 +404,7 @@ void LoopPlan::print(raw_ostream &OS) const {
       OS << "    prefetch " << name(Ptr) << (Write ? " for writing" : "") << "\n";
   }
   for (const Instruction *Access : Covered)
-    OS << "  no suspension, line fetched earlier in the phase:" << *Access << "\n";
+    OS << "  no suspension, line fetched earlier in the iteration:" << *Access << "\n";
   for (const auto &[Load, Store] : Locked)
     OS << "  locked read-modify-write:" << *Load << " |" << *Store << "\n";
   for (const AppendCounter &C : Counters)
@@ -356,6 +419,8 @@ void LoopPlan::print(raw_ostream &OS) const {
       OS << "    store:" << *P.Store << "\n";
   }
   OS << "  dispatch: " << dispatchName(Style) << (ThroughAmu ? ", far accesses through the AMU" : "") << "\n";
+  if (ScavengeNs)
+    OS << "  scavenge: up to " << ScavengeNs << " ns at a suspension with no other iteration to run\n";
   if (!Ordered.empty())
     OS << "  order kept by: " << (WaitsForTurn ? "turns (an iteration waits for the one before it)" : "lockstep slot order")
        << "\n";

@@ -31,21 +31,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#ifdef MEMCORO_ASAN
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#endif
-#ifdef MEMCORO_TSAN
-#include <sanitizer/tsan_interface.h>
-#endif
 
 _Thread_local struct memcoro_exec *memcoro_tls_exec;
 
 enum {
   DEFAULT_STACK_SIZE = 64 << 10,
-  /* Frames larger than the guard can jump over it; 16 KiB catches ordinary
-   * recursion and arrays of a few KiB at the cost of address space only. */
-  GUARD_SIZE = 16 << 10,
+  GUARD_SIZE = MEMCORO_STACK_GUARD,
   ALT_STACK_SIZE = 64 << 10,
   /* A few microseconds of polling before an idle executor sleeps: enough to
    * catch a peer's quick reply when both run, short because on a machine
@@ -91,36 +82,17 @@ noreturn void memcoro_fatal(const char *fmt, ...) {
   abort();
 }
 
-/* ---- stack switches, told to the sanitizers ---------------------------- */
-
-static inline void switch_stacks(void **save_sp, void *load_sp, void **fake_stack_save,
-                                 const void *to_bottom, size_t to_size, void *to_tsan_fiber) {
-#ifdef MEMCORO_ASAN
-  __sanitizer_start_switch_fiber(fake_stack_save, to_bottom, to_size);
-#else
-  (void)fake_stack_save, (void)to_bottom, (void)to_size;
-#endif
-#ifdef MEMCORO_TSAN
-  __tsan_switch_to_fiber(to_tsan_fiber, 0);
-#else
-  (void)to_tsan_fiber;
-#endif
-  memcoro_ctx_switch(save_sp, load_sp);
-#ifdef MEMCORO_ASAN
-  __sanitizer_finish_switch_fiber(*fake_stack_save, NULL, NULL);
-#endif
-}
-
 static inline unsigned char *stack_bottom(const memcoro_co *co) { return co->stack.base + GUARD_SIZE; }
 static inline size_t stack_usable(const memcoro_co *co) { return co->stack.length - GUARD_SIZE; }
 
 /* From a running coroutine back to its executor's loop. */
 static void suspend(struct memcoro_exec *e, memcoro_co *co) {
-  switch_stacks(&co->sp, e->sched_sp, &co->asan_fake_stack, e->asan_stack_bottom,
+  memcoro_switch_stacks(&co->sp, e->sched_sp, &co->asan_fake_stack, e->asan_stack_bottom,
                 e->asan_stack_size, e->tsan_fiber);
 }
 
-static noreturn void co_entry(memcoro_co *co) {
+static noreturn void co_entry(void *arg) {
+  memcoro_co *co = arg;
 #ifdef MEMCORO_ASAN
   __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif
@@ -150,7 +122,11 @@ static bool stack_get(memcoro_sched *s, struct memcoro_stack *out) {
     return true;
   }
   pthread_mutex_unlock(&s->pool_lock);
-  size_t length = s->stack_size + GUARD_SIZE;
+  return memcoro_stack_map(s->stack_size, out);
+}
+
+bool memcoro_stack_map(size_t usable, struct memcoro_stack *out) {
+  size_t length = usable + GUARD_SIZE;
   void *base = mmap(NULL, length, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (base == MAP_FAILED)
@@ -500,7 +476,7 @@ static void finish(struct memcoro_exec *e, memcoro_co *co) {
 
 static void run(struct memcoro_exec *e, memcoro_co *co) {
   e->current = co;
-  switch_stacks(&e->sched_sp, co->sp, &e->asan_fake_stack, stack_bottom(co), stack_usable(co),
+  memcoro_switch_stacks(&e->sched_sp, co->sp, &e->asan_fake_stack, stack_bottom(co), stack_usable(co),
                 co->tsan_fiber);
   e->current = NULL;
   switch (e->after) {
@@ -726,23 +702,7 @@ memcoro_co *memcoro_co_spawn(memcoro_sched *s, memcoro_co_fn fn, void *arg,
   co->id = atomic_fetch_add_explicit(&next_co_id, 1, memory_order_relaxed);
   atomic_init(&co->join, JOIN_NONE);
 
-  /* The frame memcoro_ctx_switch pops (see switch_x86_64.c). Two zero words
-   * above the return address keep rsp 16-byte aligned at the trampoline's
-   * call, as the ABI requires, and end backtraces. */
-  uint64_t *sp = (uint64_t *)(uintptr_t)(((uintptr_t)co->stack.base + co->stack.length) & ~(uintptr_t)15);
-  *--sp = 0;
-  *--sp = 0;
-  *--sp = (uint64_t)(uintptr_t)memcoro_ctx_trampoline;
-  *--sp = 0;                               /* rbp */
-  *--sp = 0;                               /* rbx */
-  *--sp = (uint64_t)(uintptr_t)co;         /* r12: the trampoline's argument */
-  *--sp = (uint64_t)(uintptr_t)co_entry;   /* r13: the trampoline's callee */
-  *--sp = 0;                               /* r14 */
-  *--sp = 0;                               /* r15 */
-  /* The ABI's initial control state: all exceptions masked, round to nearest;
-   * x87 at extended precision. */
-  *--sp = (uint64_t)0x1F80 | ((uint64_t)0x037F << 32);
-  co->sp = sp;
+  co->sp = memcoro_ctx_fresh(co->stack.base + co->stack.length, co_entry, co);
 #ifdef MEMCORO_TSAN
   co->tsan_fiber = __tsan_create_fiber(0);
 #endif

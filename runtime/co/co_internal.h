@@ -24,6 +24,13 @@
 #if __has_feature(thread_sanitizer) || defined(__SANITIZE_THREAD__)
 #define MEMCORO_TSAN 1
 #endif
+#ifdef MEMCORO_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef MEMCORO_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
 
 enum { MEMCORO_CACHE_LINE = 64 };
 
@@ -35,10 +42,73 @@ void memcoro_ctx_switch(void **save_sp, void *load_sp);
  * in r13 with the coroutine in r12 as argument. */
 void memcoro_ctx_trampoline(void);
 
+/* The stack pointer of a context that has never run: its first switch-in
+ * calls entry(arg) on the stack that ends at top (exclusive). entry must not
+ * return. The frame is the one memcoro_ctx_switch pops (see
+ * switch_x86_64.c); two zero words above the return address keep rsp
+ * 16-byte aligned at the trampoline's call, as the ABI requires, and end
+ * backtraces. */
+static inline void *memcoro_ctx_fresh(unsigned char *top, void (*entry)(void *), void *arg) {
+  uint64_t *sp = (uint64_t *)(uintptr_t)((uintptr_t)top & ~(uintptr_t)15);
+  *--sp = 0;
+  *--sp = 0;
+  *--sp = (uint64_t)(uintptr_t)memcoro_ctx_trampoline;
+  *--sp = 0;                             /* rbp */
+  *--sp = 0;                             /* rbx */
+  *--sp = (uint64_t)(uintptr_t)arg;      /* r12: the trampoline's argument */
+  *--sp = (uint64_t)(uintptr_t)entry;    /* r13: the trampoline's callee */
+  *--sp = 0;                             /* r14 */
+  *--sp = 0;                             /* r15 */
+  /* The ABI's initial control state: all exceptions masked, round to nearest;
+   * x87 at extended precision. */
+  *--sp = (uint64_t)0x1F80 | ((uint64_t)0x037F << 32);
+  return sp;
+}
+
+/* memcoro_ctx_switch, announced to the sanitizers: to_bottom/to_size are the
+ * bounds of the stack switched to (ASan), to_tsan_fiber its TSan fiber;
+ * *fake_stack_save keeps ASan's fake frames of the stack left. When this
+ * context is switched back to, ASan stores the bounds of the stack that
+ * switched to it in *from_bottom and *from_size unless they are NULL. */
+static inline void memcoro_switch_stacks_from(void **save_sp, void *load_sp, void **fake_stack_save,
+                                              const void *to_bottom, size_t to_size, void *to_tsan_fiber,
+                                              const void **from_bottom, size_t *from_size) {
+#ifdef MEMCORO_ASAN
+  __sanitizer_start_switch_fiber(fake_stack_save, to_bottom, to_size);
+#else
+  (void)fake_stack_save, (void)to_bottom, (void)to_size;
+#endif
+#ifdef MEMCORO_TSAN
+  __tsan_switch_to_fiber(to_tsan_fiber, 0);
+#else
+  (void)to_tsan_fiber;
+#endif
+  memcoro_ctx_switch(save_sp, load_sp);
+#ifdef MEMCORO_ASAN
+  __sanitizer_finish_switch_fiber(*fake_stack_save, from_bottom, from_size);
+#else
+  (void)from_bottom, (void)from_size;
+#endif
+}
+
+static inline void memcoro_switch_stacks(void **save_sp, void *load_sp, void **fake_stack_save,
+                                         const void *to_bottom, size_t to_size, void *to_tsan_fiber) {
+  memcoro_switch_stacks_from(save_sp, load_sp, fake_stack_save, to_bottom, to_size, to_tsan_fiber, NULL, NULL);
+}
+
 struct memcoro_stack {
   unsigned char *base; /* start of the mapping; the guard page comes first */
   size_t length;       /* whole mapping, guard included */
 };
+
+/* The PROT_NONE guard below every coroutine stack. Frames larger than the
+ * guard can jump over it; 16 KiB catches ordinary recursion and arrays of a
+ * few KiB at the cost of address space only. */
+enum { MEMCORO_STACK_GUARD = 16 << 10 };
+
+/* Maps a stack of `usable` bytes (a multiple of the page size) above its
+ * guard; false when the memory cannot be had. */
+bool memcoro_stack_map(size_t usable, struct memcoro_stack *out);
 
 enum memcoro_after_switch {
   MEMCORO_AFTER_YIELD, /* back to the runnable queue */

@@ -4,9 +4,9 @@
 // far accesses outside marked loops become synchronous far loads and stores.
 // RUN: %memcoro-cc -O2 -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=static -S %t.ll | FileCheck %s --check-prefixes=ALL,STATIC --implicit-check-not=llvm.prefetch --implicit-check-not='load i64, ptr addrspace(1)' --implicit-check-not='atomicrmw add ptr addrspace(1)'
-// RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=dynamic -S %t.ll | FileCheck %s --check-prefixes=ALL,DYNAMIC --implicit-check-not=llvm.prefetch --implicit-check-not='load i64, ptr addrspace(1)' --implicit-check-not='atomicrmw add ptr addrspace(1)'
+// RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=dynamic -memcoro-amu-adapt -S %t.ll | FileCheck %s --check-prefixes=ALL,DYNAMIC --implicit-check-not=llvm.prefetch --implicit-check-not='load i64, ptr addrspace(1)' --implicit-check-not='atomicrmw add ptr addrspace(1)'
 // RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=bafin -S %t.ll | FileCheck %s --check-prefixes=ALL,BAFIN --implicit-check-not=llvm.prefetch --implicit-check-not='load i64, ptr addrspace(1)' --implicit-check-not='atomicrmw add ptr addrspace(1)'
-// RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=dynamic -memcoro-amu-adapt=false -S %t.ll | FileCheck %s --check-prefix=FIXED
+// RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=dynamic -S %t.ll | FileCheck %s --check-prefix=FIXED
 // RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=bafin -disable-output -pass-remarks=memcoro %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %opt -passes='default<O2>' -memcoro-amu -memcoro-scheduler=static -disable-output -pass-remarks=memcoro %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK-STATIC
 #include <stdint.h>

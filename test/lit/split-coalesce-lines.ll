@@ -12,8 +12,8 @@
 ; PLAN-NEXT:   prefetch %arrayidx1
 ; PLAN-NEXT: suspension 2: %1 = load i64, ptr %arrayidx6
 ; PLAN-NEXT:   prefetch %arrayidx6
-; PLAN-NEXT: no suspension, line fetched earlier in the phase: %2 = load i64, ptr %payload
-; PLAN-NEXT: no suspension, line fetched earlier in the phase: %e.0 = load i32, ptr %next
+; PLAN-NEXT: no suspension, line fetched earlier in the iteration: %2 = load i64, ptr %payload
+; PLAN-NEXT: no suspension, line fetched earlier in the iteration: %e.0 = load i32, ptr %next
 ; PLAN-NEXT: dispatch: ring
 
 

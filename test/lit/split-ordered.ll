@@ -9,7 +9,8 @@
 ; RUN: %opt -passes='memcoro-split' -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 
 ; PLAN-LABEL: memcoro-plan: loop %10 in function 'bfs_level': interleaved
-; PLAN:       no suspension, line fetched earlier in the phase: store i64 %15, ptr %34
+; PLAN:       no suspension, line fetched earlier in the iteration: store i64 %15, ptr %34
+; PLAN-NEXT:  no suspension, line fetched earlier in the iteration: %40 = load i64, ptr %20
 ; PLAN-NEXT:  append counter: %11
 ; PLAN-NEXT:  ordered append: %39 = getelementptr inbounds i32, ptr %5, i64 %29
 ; PLAN-NEXT:    store: store i32 %32, ptr %39
@@ -34,7 +35,7 @@
 
 ; REMARK:      remark: <unknown>:0:0: append runs in iteration order: the counter is shared by the iterations (ring dispatch: an iteration that reaches it before its turn waits)
 ; REMARK-NEXT: remark: <unknown>:0:0: first-writer-wins test runs in iteration order, so the first iteration in serial order wins (ring dispatch: an iteration that reaches it before its turn waits)
-; REMARK-NEXT: remark: <unknown>:0:0: loop turned into 16 interleaved coroutines: 4 suspension points, ring dispatch, {{[0-9]+}} bytes of context per slot, 2 run in iteration order
+; REMARK-NEXT: remark: <unknown>:0:0: loop turned into 16 interleaved coroutines: 3 suspension points, ring dispatch, {{[0-9]+}} bytes of context per slot, 2 run in iteration order
 ; REMARK-NEXT: remark: <unknown>:0:0: append runs in iteration order: the counter is shared by the iterations (lockstep dispatch runs it in slot order, which is iteration order)
 ; REMARK-NEXT: remark: <unknown>:0:0: loop turned into 8 interleaved coroutines: 1 suspension point, lockstep dispatch, 8 bytes of context per slot, 1 run in iteration order
 ; REMARK-NEXT: remark: <unknown>:0:0: ordered region runs in iteration order (ring dispatch: an iteration that reaches it before its turn waits)
@@ -48,17 +49,17 @@
 ; CHECK-NEXT:    [[NEXTTURN:%.*]] = add i64 %memcoro.turn.{{[0-9]+}}, 1
 ; CHECK:       memcoro.sched:
 ; CHECK:         switch i32 %memcoro.state, label %memcoro.next [
-; CHECK:           i32 5, label %memcoro.retry.1
-; CHECK:           i32 6, label %memcoro.retry.2
-; CHECK:           i32 7, label %memcoro.retry.3
+; CHECK:           i32 4, label %memcoro.retry.1
+; CHECK:           i32 5, label %memcoro.retry.2
+; CHECK:           i32 6, label %memcoro.retry.3
 ; CHECK:       memcoro.iter.start:
 ; CHECK:         store i64 %memcoro.next.iter.{{[0-9]+}}, ptr
 ; CHECK:         %memcoro.holds.turn = icmp eq i64 %memcoro.turn.slot.{{[0-9]+}}, %memcoro.slot.0
 ; CHECK-NEXT:    br i1 %memcoro.holds.turn, label %{{.*}}, label %memcoro.yield.1
 ; CHECK:       memcoro.wait.3:
-; CHECK:         store i32 7, ptr
+; CHECK:         store i32 6, ptr
 ; CHECK:       memcoro.retry.3:
-; CHECK:         br i1 %memcoro.my.turn{{[0-9]*}}, label %memcoro.resume.7, label %memcoro.next
+; CHECK:         br i1 %memcoro.my.turn{{[0-9]*}}, label %memcoro.resume.6, label %memcoro.next
 ; CHECK-NOT:   call void @__memcoro_ordered
 ; CHECK-LABEL: define {{.*}} @gather_append(
 ; CHECK-NOT:   memcoro.wait

@@ -10,7 +10,7 @@
 ; PLAN-NEXT: dispatch: lockstep
 
 
-; REMARK: suspension point: load prefetched, then resumed after 15 other iterations (1 more accesses share it)
+; REMARK: suspension point: load prefetched, then resumed after 15 other iterations (1 more access shares it)
 
 ; CHECK-LABEL: define {{.*}} @gups(
 ; CHECK: call void @llvm.prefetch.p0(ptr [[P:%.*]], i32 1, i32 3, i32 1)
