@@ -43,7 +43,7 @@ public:
 
   void initState(IRBuilder<> &B) override {
     B.CreateStore(B.getInt64(0), GroupBase);
-    B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::umin, S.TripCount, B.getInt64(S.N)), GroupSize);
+    B.CreateStore(B.CreateBinaryIntrinsic(Intrinsic::umin, S.TripCount, S.activeSlots(B)), GroupSize);
     B.CreateStore(B.getInt32(0), Phase);
   }
 
@@ -82,7 +82,7 @@ public:
     GB.CreateStore(GB.getInt32(0), Phase);
     Value *Base = GB.CreateAdd(GB.CreateLoad(GB.getInt64Ty(), GroupBase), GB.CreateLoad(GB.getInt64Ty(), GroupSize));
     GB.CreateStore(Base, GroupBase);
-    GB.CreateStore(GB.CreateBinaryIntrinsic(Intrinsic::umin, GB.CreateSub(S.TripCount, Base), GB.getInt64(S.N)),
+    GB.CreateStore(GB.CreateBinaryIntrinsic(Intrinsic::umin, GB.CreateSub(S.TripCount, Base), S.activeSlots(GB)),
                    GroupSize);
     GB.CreateCondBr(GB.CreateICmpULT(Base, S.TripCount), S.Sched, S.Done);
   }

@@ -53,7 +53,7 @@ public:
 
   void initState(IRBuilder<> &B) override {
     B.CreateStore(B.getInt64(0), NextIter);
-    B.CreateStore(B.getInt64(S.N), Live);
+    B.CreateStore(S.activeSlots(B), Live);
   }
 
   void addHeaderFields(SmallVectorImpl<Type *> &Fields) override { Fields.push_back(Type::getInt32Ty(S.Ctx)); }
@@ -84,9 +84,9 @@ public:
 
   /// Round robin over the slots until every slot has retired.
   void emitNext(IRBuilder<> &B, Value *NextSlot) override {
-    Value *Wrapped = isPowerOf2_32(S.N) ? B.CreateAnd(NextSlot, B.getInt64(S.N - 1))
-                                        : B.CreateSelect(B.CreateICmpEQ(NextSlot, B.getInt64(S.N)),
-                                                         B.getInt64(0), NextSlot);
+    Value *Wrapped = !S.ActiveN && isPowerOf2_32(S.N)
+                         ? B.CreateAnd(NextSlot, B.getInt64(S.N - 1))
+                         : B.CreateSelect(B.CreateICmpEQ(NextSlot, S.activeSlots(B)), B.getInt64(0), NextSlot);
     B.CreateStore(Wrapped, S.SlotIndex);
     B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(B.getInt64Ty(), Live), B.getInt64(0)), S.Done, S.Sched);
   }

@@ -192,7 +192,7 @@ void CoroutineFrame::layOutSlots(ArrayRef<Type *> HeaderFields) {
     Fields.push_back(V->getType());
   LLVMContext &Ctx = A.F.getContext();
   SlotTy = StructType::create(Ctx, Fields, "memcoro.slot");
-  SlotArrayTy = ArrayType::get(SlotTy, Plan.slotCount());
+  SlotArrayTy = ArrayType::get(SlotTy, SlotCount ? SlotCount : Plan.slotCount());
   Slots = new AllocaInst(SlotArrayTy, A.DL.getAllocaAddrSpace(), "memcoro.slots",
                          A.F.getEntryBlock().getFirstInsertionPt());
 }

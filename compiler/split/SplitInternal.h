@@ -430,6 +430,9 @@ public:
   /// Lays the slot out: the scheduler's \p HeaderFields, then one field per
   /// stored value; the slot array is an alloca of N slots in the entry block.
   void layOutSlots(llvm::ArrayRef<llvm::Type *> HeaderFields);
+  /// Slots in the array when it is not the plan's N (run-time N sizes it for
+  /// the most slots it may use).
+  void setSlotCount(unsigned N) { SlotCount = N; }
   llvm::Value *fieldPtr(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned Field) const;
   llvm::Value *savedFieldPtr(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned Stored) const {
     return fieldPtr(B, Slot, Stored + HeaderFieldCount);
@@ -476,6 +479,7 @@ private:
   /// The stores that save a value at a suspension, with the slot field.
   llvm::SmallVector<std::pair<llvm::StoreInst *, unsigned>, 16> SaveStores;
   unsigned HeaderFieldCount = 0;
+  unsigned SlotCount = 0;
   llvm::StructType *SlotTy = nullptr;
   llvm::ArrayType *SlotArrayTy = nullptr;
   llvm::AllocaInst *Slots = nullptr;
@@ -502,6 +506,11 @@ struct Skeleton {
   llvm::BasicBlock *Next = nullptr;      ///< on to the next slot
   llvm::BasicBlock *Done = nullptr;      ///< every iteration has ended
   llvm::DebugLoc Loc;
+  /// i64, the slots in use when run-time adaptation chooses them per window
+  /// (Adaptation.cpp); null: all N.
+  llvm::Value *ActiveN = nullptr;
+  /// The slots in use: ActiveN, or the constant N.
+  llvm::Value *activeSlots(llvm::IRBuilder<> &B) const { return ActiveN ? ActiveN : B.getInt64(N); }
 };
 
 /// One scheduler's code: how slots are launched, chosen and retired, and what
@@ -665,6 +674,52 @@ std::unique_ptr<SchedulerCodeGen> createScavengeScheduler(Skeleton &S, std::uniq
 /// the lowering at iter.start (\p IterStart), before the body is cut.
 void instrumentForCheck(const SplitAnalyses &A, const LoopPlan &Plan, llvm::IRBuilder<> &IterStart,
                         llvm::Value *K);
+
+/// An induction variable's start and step, expanded in the preheader.
+struct InductionStart {
+  llvm::PHINode *Phi;
+  llvm::Value *Start;
+  llvm::Value *Step;
+};
+
+/// Run-time adaptation (Adaptation.cpp): the loop runs in windows of
+/// iterations, each serially (a copy of the loop as it was) or interleaved
+/// with n coroutines, as the runtime's controller chooses from cycles
+/// measured with the cycle counter. The lowering calls these in order.
+class RunTimeAdaptation {
+public:
+  virtual ~RunTimeAdaptation();
+  /// The slots to allocate: the most the controller may choose.
+  virtual unsigned slotCount() const = 0;
+  /// Builds the window loop after the preheader, where \p TripCount is
+  /// computed; returns the window's trip count, for the scheduler.
+  virtual llvm::Value *buildWindowLoop(llvm::Value *TripCount) = 0;
+  /// Where the preheader goes, and where each window's scheduler state is
+  /// initialised (before this instruction).
+  virtual llvm::BasicBlock *entry() const = 0;
+  virtual llvm::Instruction *windowInit() const = 0;
+  /// i64: the first iteration of the window, and the slots it runs with.
+  virtual llvm::Value *windowStart() const = 0;
+  virtual llvm::Value *activeSlots() const = 0;
+  /// Where the scheduler goes when the window's iterations have ended.
+  virtual llvm::BasicBlock *windowEnd() const = 0;
+  /// Starts the serial copy of a window at its first iteration, with the
+  /// running reductions and append counters.
+  virtual void connectSerialLoop(llvm::ArrayRef<InductionStart> IVs, llvm::ArrayRef<llvm::AllocaInst *> Accumulators,
+                                 llvm::ArrayRef<llvm::AllocaInst *> Counters) = 0;
+  /// The last window goes to \p Done; a window starts at \p Sched.
+  virtual void finish(llvm::BasicBlock *Sched, llvm::BasicBlock *Done) = 0;
+};
+
+/// Whether the lowering may make \p Plan's loop adapt at run time (the
+/// options ask for it and it does not go through the AMU): the windows it
+/// runs in are stepped by the ring or lockstep, not the pipeline.
+bool mayAdaptAtRunTime(const LoopPlan &Plan);
+/// Whether \p Plan's loop adapts at run time (-memcoro-adapt, -memcoro-adapt-n);
+/// if so, copies the serial loop now, before the lowering changes it, and
+/// says so in a remark. Null when it does not.
+std::unique_ptr<RunTimeAdaptation> createRunTimeAdaptation(const SplitAnalyses &A, const LoopPlan &Plan,
+                                                           llvm::OptimizationRemarkEmitter &ORE);
 
 /// What the lowering made of a loop, for the remark.
 struct LoweredLoop {

@@ -126,6 +126,8 @@ LoweredLoop CoroutineLowering::run() {
   for (const Reduction &R : Plan.Reductions)
     for (StoreInst *Mirror : R.Mirrors)
       Mirror->eraseFromParent();
+  // Run-time adaptation copies the serial loop now, before it changes.
+  std::unique_ptr<RunTimeAdaptation> Adapt = createRunTimeAdaptation(A, Plan, ORE);
 
   // Everything SCEV knows is expanded in the preheader, before the loop's
   // shape changes under it: trip count, induction starts and steps, exit values.
@@ -134,12 +136,7 @@ LoweredLoop CoroutineLowering::run() {
   Value *BTC = Exp.expandCodeFor(Plan.BackedgeTakenCount, Plan.BackedgeTakenCount->getType(), PreTerm);
   IRBuilder<> PB(PreTerm);
   Value *TripCount = PB.CreateAdd(PB.CreateZExtOrTrunc(BTC, I64), ConstantInt::get(I64, 1), "memcoro.trips");
-  struct InductionPlan {
-    PHINode *Phi;
-    Value *Start;
-    Value *Step;
-  };
-  SmallVector<InductionPlan, 2> IVPlans;
+  SmallVector<InductionStart, 2> IVPlans;
   for (PHINode *Phi : Plan.Inductions) {
     auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Phi));
     const SCEV *Step = AR->getStepRecurrence(A.SE);
@@ -165,9 +162,14 @@ LoweredLoop CoroutineLowering::run() {
   const unsigned NumWaits = Plan.WaitsForTurn ? WaitAts.size() + 1 : WaitAts.size();
 
   Skeleton S(F, Frame);
-  S.N = Plan.Parallelism;
+  S.N = Adapt ? Adapt->slotCount() : Plan.Parallelism;
   S.NumSuspensions = Plan.Suspensions.size() + NumWaits;
-  S.TripCount = TripCount;
+  // Adapting, the scheduler runs one window of iterations at a time.
+  S.TripCount = Adapt ? Adapt->buildWindowLoop(TripCount) : TripCount;
+  S.ActiveN = Adapt ? Adapt->activeSlots() : nullptr;
+  // The pipeline keeps more slots than iterations in flight (slotCount()).
+  if (Adapt)
+    Frame.setSlotCount(S.N);
   S.Header = Header;
   S.Loc = Loc;
   S.Plan = &Plan;
@@ -202,12 +204,15 @@ LoweredLoop CoroutineLowering::run() {
   S.IterStart = BasicBlock::Create(Ctx, "memcoro.iter.start", &F, Header);
   auto *IterEnd = BasicBlock::Create(Ctx, "memcoro.iter.end", &F, Exit);
   S.Next = BasicBlock::Create(Ctx, "memcoro.next", &F, Exit);
-  S.Done = BasicBlock::Create(Ctx, "memcoro.done", &F, Exit);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "memcoro.done", &F, Exit);
+  S.Done = Adapt ? Adapt->windowEnd() : Done;
 
-  Gen->initState(PB);
+  // The scheduler's state starts afresh for each window.
+  IRBuilder<> WB(Adapt ? Adapt->windowInit() : PreTerm);
+  Gen->initState(WB);
   if (Waits)
-    Waits->initState(PB);
-  PB.CreateStore(ConstantInt::get(I64, 0), S.SlotIndex);
+    Waits->initState(WB);
+  WB.CreateStore(ConstantInt::get(I64, 0), S.SlotIndex);
   for (unsigned R = 0; R < Plan.Reductions.size(); ++R)
     PB.CreateStore(Plan.Reductions[R].Phi->getIncomingValueForBlock(Preheader), Accumulators[R]);
   for (auto [User, Load] : reloadForwardedLoads(Plan))
@@ -221,6 +226,8 @@ LoweredLoop CoroutineLowering::run() {
   for (Instruction *&At : WaitAts)
     if (Instruction *Load = CounterReadAt.lookup(At))
       At = Load;
+  if (Adapt)
+    Adapt->connectSerialLoop(IVPlans, Accumulators, Counters);
   auto counterOf = [&](Value *V) -> AllocaInst * {
     for (unsigned C = 0; C < Plan.Counters.size(); ++C)
       if (is_contained(Plan.Counters[C].Closure, V))
@@ -237,9 +244,11 @@ LoweredLoop CoroutineLowering::run() {
   IRBuilder<> IB(S.IterStart);
   IB.SetCurrentDebugLocation(Loc);
   Gen->emitIterationStart(IB, K);
-  instrumentForCheck(A, Plan, IB, K);
-  for (InductionPlan &IV : IVPlans) {
-    Value *KK = IB.CreateZExtOrTrunc(K, IV.Step->getType());
+  // The scheduler counts a window's iterations from 0.
+  Value *KInLoop = Adapt ? IB.CreateAdd(Adapt->windowStart(), K, "memcoro.k.loop") : K;
+  instrumentForCheck(A, Plan, IB, KInLoop);
+  for (InductionStart &IV : IVPlans) {
+    Value *KK = IB.CreateZExtOrTrunc(KInLoop, IV.Step->getType());
     Value *Offset = IB.CreateMul(KK, IV.Step);
     Value *At = IV.Phi->getType()->isPointerTy()
                     ? IB.CreateGEP(IB.getInt8Ty(), IV.Start, Offset, IV.Phi->getName() + ".at.k")
@@ -253,7 +262,7 @@ LoweredLoop CoroutineLowering::run() {
   while (auto *Phi = dyn_cast<PHINode>(&Header->front()))
     Phi->eraseFromParent();
   PreTerm->eraseFromParent();
-  BranchInst::Create(S.Sched, Preheader);
+  BranchInst::Create(Adapt ? Adapt->entry() : S.Sched, Preheader);
 
   // The latch no longer loops: the iteration ends and folds its reductions
   // into the accumulators.
@@ -287,7 +296,7 @@ LoweredLoop CoroutineLowering::run() {
   XB.CreateBr(Gen->afterIteration());
 
   // done: reductions and induction exit values flow to the loop's users.
-  IRBuilder<> DB(S.Done);
+  IRBuilder<> DB(Done);
   DB.SetCurrentDebugLocation(Loc);
   for (PHINode &Phi : Exit->phis()) {
     int Idx = Phi.getBasicBlockIndex(Latch);
@@ -300,7 +309,7 @@ LoweredLoop CoroutineLowering::run() {
         Out = Code;
     if (AllocaInst *Counter = counterOf(Out))
       Out = DB.CreateLoad(Counter->getAllocatedType(), Counter, "memcoro.appended");
-    Phi.setIncomingBlock(Idx, S.Done);
+    Phi.setIncomingBlock(Idx, Done);
     Phi.setIncomingValue(Idx, Out);
   }
   for (unsigned RI = 0; RI < Plan.Reductions.size(); ++RI)
@@ -346,7 +355,7 @@ LoweredLoop CoroutineLowering::run() {
   if (Waits)
     Waits->addHeaderFields(HeaderFields);
   Frame.layOutSlots(HeaderFields);
-  IRBuilder<> SlotInit(Preheader->getTerminator());
+  IRBuilder<> SlotInit(Adapt ? Adapt->windowInit() : Preheader->getTerminator());
   Gen->initSlots(SlotInit);
   if (Waits) {
     IRBuilder<> WB(S.IterStart->getTerminator());
@@ -448,6 +457,8 @@ LoweredLoop CoroutineLowering::run() {
   Frame.repairSSA(Resumes);
   Frame.dropPreservedSaves();
   Gen->beforePromotion();
+  if (Adapt)
+    Adapt->finish(S.Sched, Done);
 
   DominatorTree FreshDT(F);
   SmallVector<AllocaInst *, 8> Scalars;

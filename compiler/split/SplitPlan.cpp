@@ -290,6 +290,13 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   // the dispatch comes back to the slot; the pipeline has no such visit.
   if (Plan.ThroughAmu && Plan.Style == Dispatch::Pipeline)
     Plan.Style = Dispatch::Lockstep;
+  // Run-time adaptation restarts the scheduler for each window of
+  // iterations, which the pipeline's prologue and steady-state copy do not
+  // support yet; lockstep steps the same phases.
+  if (Plan.Style == Dispatch::Pipeline && ForcedDispatch != ForcedStyle::Pipeline && mayAdaptAtRunTime(Plan)) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: lockstep, not pipeline: the loop adapts at run time\n");
+    Plan.Style = Dispatch::Lockstep;
+  }
   // The pipeline's steady state is a copy of the body's blocks; an unwind
   // edge out of them (a buffer's flush that may throw) would need its
   // landing pad's phis copied too.

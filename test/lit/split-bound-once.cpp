@@ -2,8 +2,8 @@
 // (a member bound, the end of a range) is evaluated once, before the loop, as
 // OpenMP evaluates the bound of a canonical loop; the remark says so. A loop
 // that stays serial for another reason keeps its bound as the user wrote it.
-// RUN: %memcoro-cxx -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: %memcoro-cxx -O2 -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %memcoro-cxx -fno-memcoro-adapt -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %memcoro-cxx -fno-memcoro-adapt -O2 -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s
 #include <cstdint>
 
 struct Graph {

@@ -3,7 +3,7 @@
 // both accesses with file:line:col; pairs it cannot tell apart are assumed
 // independent and named in an analysis remark; accesses of one iteration only,
 // or on restrict pointers, need neither.
-// RUN: %memcoro-cc -O2 -Rpass=memcoro -Rpass-missed=memcoro -Rpass-analysis=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=assumed
+// RUN: %memcoro-cc -fno-memcoro-adapt -O2 -Rpass=memcoro -Rpass-missed=memcoro -Rpass-analysis=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=assumed
 #include <stddef.h>
 
 void war(long *a, const int *idx, const long *b, int n) {

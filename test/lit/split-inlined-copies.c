@@ -1,7 +1,7 @@
 // Tests that a marked loop inlined into several functions says, in each
 // copy's outcome remark, which function that copy is in (all copies share the
 // loop's source place).
-// RUN: %memcoro-cc -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %memcoro-cc -fno-memcoro-adapt -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
 static inline long gather(const long *t, const int *ix, int n) {
   long s = 0;
 #pragma memcoro parallel(8)

@@ -3,7 +3,7 @@
 // does not keep the next one serial, and a marked loop nested in a transformed
 // one is reported as such, not as removed by other optimisations.
 // The arrays are tiny: -fno-memcoro-cost-model keeps the cost model from leaving the loops serial.
-// RUN: %memcoro-cc -fno-memcoro-cost-model -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not="left serial" --implicit-check-not="removed it"
+// RUN: %memcoro-cc -fno-memcoro-adapt -fno-memcoro-cost-model -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not="left serial" --implicit-check-not="removed it"
 long several(const long *a, long n, const long *keys, long *pos, const int *idx, int m) {
 #pragma memcoro parallel(8)
   for (int i = 0; i < m; i++) {

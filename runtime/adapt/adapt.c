@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: Apache-2.0
+// The controller of run-time adaptation (adapt.h; docs/compiler.md,
+// "Run-time adaptation"). A loop that adapts asks here, before each measured
+// window of iterations, how many to run and how, and reports their cycles
+// after:
+//
+//   sample   MEMCORO_ADAPT_SAMPLE_ITERS iterations serially: cycles per
+//            iteration when nothing is overlapped (skipped without
+//            MEMCORO_ADAPT_SAMPLE)
+//   trial    interleaved at n = best, then (MEMCORO_ADAPT_N) hill climbing
+//            on the ladder 2 3 4 6 8 12 16 24 32 48 64 ...: up while each step
+//            is 3% faster, else down from where it started, as CoroAMU's
+//            return block "periodically adjusts concurrency levels"
+//   run      serial unless interleaving was at least 3% faster than the
+//            sample; the decision gets a budget of iterations that the loop
+//            spends without calling here (state->budget, state->run), then
+//            the next check samples and climbs again. A check that confirms
+//            the decision doubles the budget (from 16 Ki to 4 Mi
+//            iterations), so that a memory-bound loop pays little for serial
+//            samples and a cache-resident one little for interleaved trials.
+//
+// The measurements accumulate over windows and over executions of the loop
+// (the state is per loop and per thread), so a loop of few iterations run
+// many times is measured too. Reading the cycle counter may trap to the
+// hypervisor (about 70 ns on the KVM guest we measure on); what the two
+// reads of a window add is measured once and taken off every window.
+#include "adapt.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+// A check samples the serial loop again after its trials and keeps the
+// faster sample: the first iterations of an execution often run on a cold
+// cache and TLB, and one cold sample made interleaving look better.
+enum { FRESH, SAMPLE, TRIAL, RESAMPLE, RUN };
+
+// Ties and noise favour the serial loop and the n already chosen.
+enum { BETTER_PERCENT = 97 };
+
+// A measurement also lasts at least this many cycles (a few microseconds), so
+// that the cycle counter's own cost and its jitter stay a small part of it:
+// a serial sample of cache-resident data grows, which costs nothing, as the
+// loop would run serially anyway.
+enum { MIN_CYCLES = 16384 };
+
+// And at most this many (a fraction of a millisecond) once it has a few
+// iterations: a loop whose iterations are long (a list walk each) would
+// otherwise spend a whole sample of them serially. Its windows start small
+// and double, so that the measurement can stop early.
+enum { MAX_CYCLES = 512 * 1024, FIRST_SAMPLE_WINDOW = 2, FIRST_TRIAL_WINDOW_PER_SLOT = 8 };
+
+// A decision's budget runs at least this many times longer than what its
+// check cost beyond running the chosen way throughout, so that checks cost a
+// few percent at most even when the path not chosen is several times slower.
+enum { BUDGET_PER_CHECK = 32 };
+
+// When interleaving was at least twice as fast as the serial loop, a serial
+// sample costs more than it can tell: checks only climb on n, and sample
+// again every SAMPLE_EVERY checks (or when interleaving got much slower).
+enum { WIDE_MARGIN = 2, SAMPLE_EVERY = 4 };
+
+// The most cycles a decision's budget may stand for (about 45 ms at 3 GHz).
+#define MAX_BUDGET_CYCLES (1ull << 27)
+
+static const uint32_t ladder[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 255};
+
+// The next n up (or down) the ladder from n within the slots, or 0.
+static uint32_t step(const struct memcoro_adapt *s, uint32_t n, bool up) {
+  if (!(s->flags & MEMCORO_ADAPT_N))
+    return 0;
+  uint32_t found = 0;
+  for (unsigned i = 0; i < sizeof ladder / sizeof ladder[0]; ++i) {
+    uint32_t m = ladder[i];
+    if (m > s->nmax)
+      break;
+    if (up && m > n)
+      return m;
+    if (!up && m < n)
+      found = m;
+  }
+  return found;
+}
+
+static bool better(uint64_t cpi, uint64_t than) { return cpi * 100 < than * BETTER_PERCENT; }
+
+// Enough iterations for every slot to run a few, and for the ramp-up and
+// drain of the window to be a small part of it.
+static uint64_t trial_iters(uint32_t n) {
+  uint64_t per_slot = 64 * (uint64_t)n;
+  return per_slot > MEMCORO_ADAPT_TRIAL ? per_slot : MEMCORO_ADAPT_TRIAL;
+}
+
+static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
+  s->check_iters += s->iters;
+  s->check_cycles += s->cycles;
+  s->phase = phase;
+  s->trial = n;
+  s->iters = 0;
+  s->cycles = 0;
+}
+
+// Executions of the loop come here, measured, until the check has decided.
+static bool wide_margin(const struct memcoro_adapt *s) {
+  return !s->serial && s->best_cpi * WIDE_MARGIN < s->serial_cpi;
+}
+
+static void start_check(struct memcoro_adapt *s) {
+  s->budget = 0;
+  s->iters = 0;
+  s->cycles = 0;
+  s->check_iters = 0;
+  s->check_cycles = 0;
+  bool sample = (s->flags & MEMCORO_ADAPT_SAMPLE) && (!wide_margin(s) || ++s->unsampled >= SAMPLE_EVERY);
+  s->start = s->best;
+  s->last_cpi = s->best_cpi;
+  s->best_cpi = UINT64_MAX;
+  if (sample) {
+    s->unsampled = 0;
+    measure(s, SAMPLE, 0);
+  } else {
+    measure(s, TRIAL, s->best);
+  }
+}
+
+// MEMCORO_ADAPT_TRACE=1: every measurement and decision on stderr.
+static bool tracing(void) {
+  static int on = -1;
+  if (on < 0)
+    on = getenv("MEMCORO_ADAPT_TRACE") != NULL;
+  return on;
+}
+
+static void decide(struct memcoro_adapt *s) {
+  bool serial = (s->flags & MEMCORO_ADAPT_SAMPLE) && !better(s->best_cpi, s->serial_cpi);
+  if (s->flags & MEMCORO_ADAPT_FORCE_SERIAL)
+    serial = true;
+  if (s->flags & MEMCORO_ADAPT_FORCE_INTERLEAVED)
+    serial = false;
+  bool first = !s->run, confirmed = !first && serial == (bool)s->serial;
+  s->recheck = !confirmed                                   ? MEMCORO_ADAPT_RECHECK_FIRST
+               : s->recheck >= MEMCORO_ADAPT_RECHECK_LAST ? MEMCORO_ADAPT_RECHECK_LAST
+                                                          : 2 * s->recheck;
+  s->serial = serial;
+  s->run = serial ? 1 : s->best + 1;
+  s->check_iters += s->iters;
+  s->check_cycles += s->cycles;
+  // The check's extra cost, in iterations run the chosen way.
+  uint64_t chosen = serial ? s->serial_cpi : s->best_cpi, spent = chosen * s->check_iters / 1024;
+  uint64_t overhead = s->check_cycles > spent ? s->check_cycles - spent : 0;
+  uint64_t extra = chosen ? overhead / chosen * 1024 : 0;
+  // The extra cost is floored by the check's length and capped at four times
+  // it: a measurement that a preemption spoilt is mostly extra cost.
+  uint64_t cap = 4 * s->check_iters;
+  uint64_t floor = BUDGET_PER_CHECK * (extra < s->check_iters ? s->check_iters : extra > cap ? cap : extra);
+  s->budget = s->recheck > floor ? s->recheck : floor;
+  // And at most a few hundredths of a second's worth: an iteration that walks
+  // a whole list serially costs 180K cycles, and 16 Ki of them would bind a
+  // wrong decision for seconds.
+  uint64_t longest = chosen ? (uint64_t)MAX_BUDGET_CYCLES * 1024 / chosen : s->budget;
+  if (s->budget > longest)
+    s->budget = longest > s->check_iters ? longest : s->check_iters;
+  // A loop's first decision ran on whatever it found cold, and a reversal
+  // rests on one measurement, which a preemption or a burst of another
+  // process's traffic can spoil: either holds only for as long as its check
+  // took, until a second check agrees.
+  bool provisional = first || (!confirmed && !s->reversing);
+  s->reversing = provisional;
+  if (provisional)
+    s->budget = s->check_iters;
+  s->phase = RUN;
+  if (tracing())
+    fprintf(stderr, "memcoro-adapt %p: %s (serial %" PRIu64 ", best n %u %" PRIu64 " cycles per 1024 iterations), budget %" PRIu64 "\n",
+            (void *)s, serial ? "serial" : "interleaved", s->serial_cpi, s->best, s->best_cpi, s->budget);
+}
+
+// A trial of n = s->trial has ended at `cpi`: climb on, turn, or decide.
+static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
+  uint32_t n = s->trial, next;
+  if (s->best_cpi == UINT64_MAX) {
+    s->best_cpi = cpi;
+    // Interleaving a quarter slower than the serial loop at the usual n: the
+    // data is near the core, and no n will change that.
+    if ((s->flags & MEMCORO_ADAPT_SAMPLE) && cpi * 4 > s->serial_cpi * 5)
+      next = 0;
+    else if (!(next = step(s, n, true)))
+      next = step(s, n, false);
+  } else if (better(cpi, s->best_cpi)) {
+    s->best = n;
+    s->best_cpi = cpi;
+    next = step(s, n, n > s->start);
+  } else {
+    // Going up made it worse at once: try going down from the start.
+    next = n > s->start && s->best == s->start ? step(s, s->start, false) : 0;
+  }
+  bool sampled = s->unsampled == 0;
+  // A check that sampled samples again, warm, unless interleaving won by far
+  // (the first sample may have run on a cold cache). One that did not
+  // samples when interleaving got much slower than at the check before: the
+  // data may have moved nearer the core.
+  bool resample = (s->flags & MEMCORO_ADAPT_SAMPLE) &&
+                  (sampled ? s->best_cpi * WIDE_MARGIN >= s->serial_cpi : s->best_cpi * 2 > s->last_cpi * 3);
+  if (next)
+    measure(s, TRIAL, next);
+  else if (resample)
+    measure(s, RESAMPLE, 0);
+  else
+    decide(s);
+}
+
+static uint64_t quota(const struct memcoro_adapt *s) {
+  return s->phase == TRIAL ? trial_iters(s->trial) : MEMCORO_ADAPT_SAMPLE_ITERS;
+}
+
+static uint64_t first_window(const struct memcoro_adapt *s) {
+  return s->phase == TRIAL ? FIRST_TRIAL_WINDOW_PER_SLOT * (uint64_t)s->trial : FIRST_SAMPLE_WINDOW;
+}
+
+// The rest of the quota (past it, as many iterations again as the
+// measurement has: it was too short to time), in windows that double.
+static uint64_t remaining(const struct memcoro_adapt *s) {
+  uint64_t want = s->iters < quota(s) ? quota(s) - s->iters : s->iters;
+  uint64_t ramp = s->iters > first_window(s) ? s->iters : first_window(s);
+  return want < ramp ? want : ramp;
+}
+
+static bool measured(const struct memcoro_adapt *s) {
+  return (s->iters >= quota(s) && s->cycles >= MIN_CYCLES) || (s->cycles >= MAX_CYCLES && s->iters >= first_window(s));
+}
+
+static uint64_t decision(const struct memcoro_adapt *s) {
+  switch (s->phase) {
+  case SAMPLE:
+  case RESAMPLE:
+    return MEMCORO_ADAPT_DECISION(remaining(s), 0);
+  case TRIAL:
+    return MEMCORO_ADAPT_DECISION(remaining(s), s->trial);
+  default:
+    return MEMCORO_ADAPT_DECISION(s->budget < MEMCORO_ADAPT_WINDOW ? s->budget : MEMCORO_ADAPT_WINDOW,
+                                  s->serial ? 0 : s->best);
+  }
+}
+
+// What two back-to-back reads of the cycle counter measure: the least of a
+// few, as the loop's own reads sit at a window's two ends.
+static uint64_t counter_overhead(void) {
+  uint64_t least = UINT64_MAX;
+  for (int i = 0; i < 4; ++i) {
+    uint64_t t0 = __builtin_readcyclecounter();
+    uint64_t t1 = __builtin_readcyclecounter();
+    if (t1 - t0 < least)
+      least = t1 - t0;
+  }
+  return least;
+}
+
+uint64_t __memcoro_adapt_begin(struct memcoro_adapt *s, uint32_t flags, uint32_t n0, uint32_t nmax) {
+  if (nmax > 255)
+    nmax = 255;
+  if (n0 > nmax)
+    n0 = nmax;
+  if (n0 == 0)
+    n0 = 1;
+  if (s->phase == FRESH || s->flags != flags || s->n0 != n0 || s->nmax != nmax) {
+    *s = (struct memcoro_adapt){.flags = flags, .n0 = n0, .nmax = nmax, .best = n0, .overhead = counter_overhead()};
+    start_check(s);
+  } else if (s->phase == RUN && s->budget == 0) {
+    start_check(s);
+  }
+  return decision(s);
+}
+
+uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t cycles) {
+  switch (s->phase) {
+  case SAMPLE:
+  case TRIAL:
+  case RESAMPLE:
+    s->iters += iters;
+    s->cycles += cycles > s->overhead ? cycles - s->overhead : 0;
+    if (measured(s)) {
+      uint64_t cpi = s->cycles * 1024 / s->iters;
+      if (tracing())
+        fprintf(stderr, "memcoro-adapt %p: n %u: %" PRIu64 " iterations, %" PRIu64 " cycles per 1024\n", (void *)s,
+                s->trial, s->iters, cpi);
+      if (s->phase == SAMPLE) {
+        s->serial_cpi = cpi;
+        measure(s, TRIAL, s->best);
+      } else if (s->phase == RESAMPLE) {
+        if (cpi < s->serial_cpi || s->unsampled)
+          s->serial_cpi = cpi;
+        s->unsampled = 0;
+        decide(s);
+      } else {
+        after_trial(s, cpi);
+      }
+    }
+    break;
+  default:
+    s->budget -= iters < s->budget ? iters : s->budget;
+    if (s->budget == 0)
+      start_check(s);
+    break;
+  }
+  return decision(s);
+}

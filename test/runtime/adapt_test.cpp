@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// The run-time adaptation controller (runtime/adapt/adapt.c) driven as a
+// loop's window loop drives it (compiler/split/Adaptation.cpp), with
+// synthetic cycle counts: which way it runs the iterations, and at which n.
+extern "C" {
+#include "../../runtime/adapt/adapt.h"
+}
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+
+namespace {
+
+// Cycles per iteration run serially (n = 0) or with n coroutines.
+using Cost = std::function<uint64_t(uint32_t n)>;
+
+struct Tally {
+  uint64_t serial = 0, interleaved = 0; // iterations run each way
+  uint64_t at_n[256] = {};
+};
+
+// One execution of a loop of `trips` iterations, as the generated code runs it.
+void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, const Cost &cost,
+             Tally &run) {
+  auto account = [&](uint64_t n, uint64_t iters) {
+    (n ? run.interleaved : run.serial) += iters;
+    run.at_n[n] += iters;
+  };
+  if (trips < 16 || trips <= s.budget) {
+    if (trips <= s.budget)
+      s.budget -= trips;
+    account(s.run ? s.run - 1 : n0, trips);
+    return;
+  }
+  uint64_t decision = __memcoro_adapt_begin(&s, flags, n0, nmax);
+  for (uint64_t lo = 0; lo < trips;) {
+    uint64_t len = std::max<uint64_t>(decision >> 8, 1), n = decision & 255;
+    uint64_t hi = std::min(lo + len, trips);
+    account(n, hi - lo);
+    decision = __memcoro_adapt_next(&s, hi - lo, (hi - lo) * cost(uint32_t(n)) + s.overhead);
+    lo = hi;
+  }
+}
+
+Tally simulate(uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, uint64_t executions, const Cost &cost,
+             memcoro_adapt &s) {
+  Tally run;
+  for (uint64_t e = 0; e < executions; ++e)
+    execute(s, flags, n0, nmax, trips, cost, run);
+  return run;
+}
+
+constexpr uint32_t Sample = MEMCORO_ADAPT_SAMPLE, ChooseN = MEMCORO_ADAPT_N;
+
+TEST(Adapt, CacheResidentDataStaysSerial) {
+  memcoro_adapt s = {};
+  // Interleaving three times slower at every n: the t[ix[i]] ^= i on 256 KiB.
+  Tally r = simulate(Sample | ChooseN, 32, 64, 1 << 20, 4, [](uint32_t n) { return n ? 300 : 100; }, s);
+  EXPECT_EQ(s.run, 1u) << "decided serial";
+  EXPECT_LT(r.interleaved * 100, (r.serial + r.interleaved) * 3) << "checks cost under 3% of the iterations";
+}
+
+TEST(Adapt, FarDataInterleavesAtTheBestN) {
+  memcoro_adapt s = {};
+  // Serial 400 cycles; interleaved best at n = 24 on the ladder, from 32.
+  Cost cost = [](uint32_t n) -> uint64_t { return n ? 40 + 4 * (n > 24 ? n - 24 : 24 - n) : 400; };
+  Tally r = simulate(Sample | ChooseN, 32, 64, 1 << 20, 4, cost, s);
+  EXPECT_EQ(s.run, 25u) << "decided n = 24";
+  EXPECT_GT(r.at_n[24] * 100, (r.serial + r.interleaved) * 95);
+  EXPECT_LT(r.serial * 100, (r.serial + r.interleaved) * 1) << "serial samples under 1% of the iterations";
+}
+
+TEST(Adapt, ClimbsUpToTheMostSlots) {
+  memcoro_adapt s = {};
+  Tally r = simulate(Sample | ChooseN, 32, 64, 1 << 18, 8, [](uint32_t n) { return n ? 2000 / n : 400; }, s);
+  EXPECT_EQ(s.run, 65u);
+  EXPECT_EQ(r.at_n[96], 0u) << "never past the slots there are";
+}
+
+TEST(Adapt, WithoutNItKeepsThePragmasN) {
+  memcoro_adapt s = {};
+  Tally r = simulate(Sample, 16, 16, 1 << 18, 4, [](uint32_t n) { return n ? 2000 / n : 400; }, s);
+  EXPECT_EQ(s.run, 17u);
+  EXPECT_EQ(r.interleaved, r.at_n[16]);
+}
+
+TEST(Adapt, ShortLoopsRunOftenAreMeasuredAcrossExecutions) {
+  memcoro_adapt s = {};
+  // gups: 128 iterations per execution.
+  Tally r = simulate(Sample | ChooseN, 32, 64, 128, 1 << 14, [](uint32_t n) { return n ? 300 : 100; }, s);
+  EXPECT_EQ(s.run, 1u);
+  EXPECT_LT(r.interleaved * 100, (r.serial + r.interleaved) * 3);
+}
+
+TEST(Adapt, TinyLoopsRunAsDecidedWithoutTheController) {
+  memcoro_adapt s = {};
+  Tally r = simulate(Sample | ChooseN, 32, 64, 15, 100, [](uint32_t n) { return n ? 300 : 100; }, s);
+  EXPECT_EQ(s.phase, 0u) << "never called";
+  EXPECT_EQ(r.at_n[32], 1500u) << "the pragma's N before any decision";
+}
+
+TEST(Adapt, ForcedDecisionsHoldAfterTheSamples) {
+  memcoro_adapt s = {};
+  Tally r = simulate(Sample | MEMCORO_ADAPT_FORCE_SERIAL, 16, 16, 1 << 18, 2, [](uint32_t n) { return n ? 10 : 400; },
+                   s);
+  EXPECT_EQ(s.run, 1u);
+  EXPECT_GT(r.interleaved, 0u) << "the trials still ran interleaved";
+  memcoro_adapt t = {};
+  r = simulate(Sample | MEMCORO_ADAPT_FORCE_INTERLEAVED, 16, 16, 1 << 18, 2,
+               [](uint32_t n) { return n ? 400 : 10; }, t);
+  EXPECT_EQ(t.run, 17u);
+  EXPECT_GT(r.serial, 0u) << "the samples still ran serially";
+}
+
+TEST(Adapt, FollowsDataThatMovesNearer) {
+  memcoro_adapt s = {};
+  simulate(Sample | ChooseN, 32, 64, 1 << 20, 2, [](uint32_t n) { return n ? 40 : 400; }, s);
+  EXPECT_GT(s.run, 1u);
+  // The table now fits in the cache: interleaving is the slower way.
+  simulate(Sample | ChooseN, 32, 64, 1 << 20, 16, [](uint32_t n) { return n ? 120 : 40; }, s);
+  EXPECT_EQ(s.run, 1u);
+}
+
+} // namespace
