@@ -84,6 +84,14 @@ llvm::Value *accessedPointer(llvm::Instruction &I);
 /// The marker calls in the loop's blocks, in program order.
 llvm::SmallVector<llvm::CallInst *, 4> getRemoteBaseCalls(const llvm::Loop &L);
 
+/// Records that the marked loop \p L reached memcoro-split (or a pass that
+/// stands in for it), so that memcoro-finalize does not report it as lost.
+void recordLoopSeen(const llvm::Loop &L);
+
+/// Makes the marked loop \p L an ordinary loop: its markers and memcoro's
+/// loop properties go, so that it optimises as any other loop.
+void unmarkLoop(llvm::Loop &L);
+
 } // namespace memcoro
 
 #endif // MEMCORO_COMPILER_MEMCOROINTERNAL_H

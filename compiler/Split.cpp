@@ -101,7 +101,9 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
   LoopPlan Plan(L);
   PrettyStackTraceFormat StackEntry("memcoro-split: transforming the marked loop '%s' in '%s'",
                                     L.getHeader()->getName().str().c_str(), A.F.getName().str().c_str());
-  if (std::optional<SerialReason> Why = planLoop(A, Plan, HasTwin, /*Keep=*/true)) {
+  std::optional<SerialReason> Why = planLoop(A, Plan, HasTwin, /*Keep=*/true);
+  emitProfileRemarks(Plan, ORE);
+  if (Why) {
     if (Why->Quiet)
       return false;
     ++NumLoopsRejected;
@@ -194,8 +196,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     bool HasTwin = hasTwin(LI, *Target);
 
     // Whatever happens next, the loop reached memcoro-split.
-    if (Metadata *Id = loopId(*Target))
-      M.getOrInsertNamedMetadata(SeenLoopsMD)->addOperand(MDNode::get(F.getContext(), {Id}));
+    recordLoopSeen(*Target);
 
     auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
@@ -224,13 +225,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
       }
     } else {
       // Left serial: drop the markers so that the loop optimises as usual.
-      for (CallInst *Marker : getRemoteBaseCalls(*Target))
-        Marker->eraseFromParent();
-      // A serial loop runs its ordered regions in order by itself.
-      for (CallInst *Marker : getOrderedMarkers(*Target))
-        Marker->eraseFromParent();
-      Target->setLoopID(makePostTransformationMetadata(F.getContext(), Target->getLoopID(),
-                                                       {"memcoro.", "llvm.loop.unroll.disable"}, {}));
+      unmarkLoop(*Target);
     }
     Changed = true;
     FAM.invalidate(F, PreservedAnalyses::none());

@@ -194,6 +194,8 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   SmallPtrSet<Instruction *, 16> IsRemote;
   for (const RemoteAccess &RA : *Remote)
     IsRemote.insert(RA.Access);
+  if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
+    return Why;
 
   for (BasicBlock *BB : L.getBlocksVector()) {
     Suspension *Open = nullptr;
@@ -342,6 +344,7 @@ void LoopPlan::print(raw_ostream &OS) const {
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the phase:" << *Access << "\n";
+  printProfileVerdicts(*this, OS);
   for (const auto &[Load, Store] : Locked)
     OS << "  locked read-modify-write:" << *Load << " |" << *Store << "\n";
   for (const AppendCounter &C : Counters)

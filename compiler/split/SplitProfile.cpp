@@ -1,0 +1,185 @@
+//===- SplitProfile.cpp - the plan's profile-use step ---------------------===//
+//
+// Part of the plan (SplitPlan.cpp calls applyProfile once, before it builds
+// suspension points): under -memcoro-profile-use=FILE (the driver's
+// -fmemcoro-profile-use=FILE), a candidate suspension point whose samples say
+// it rarely misses stays a plain access, as in MSH, which yields only at
+// loads that profiling shows to miss. A candidate pays for its suspension
+// when the stall it hides per execution, miss fraction x mean latency of a
+// miss, is at least what a suspension costs (-memcoro-profile-switch-ns,
+// measured on the machine: docs/compiler.md). A loop whose candidates all
+// stay plain stays serial. Profile evidence outranks memcoro's static
+// judgement; a candidate the profile has no verdict on (no entry, too few
+// samples) keeps the static one.
+//
+// The profile comes from a run of the -fmemcoro-profile-generate build
+// (ProfileInstrument.cpp; names and file format in Profile.h). An unreadable
+// or garbage file, or one that does not match the loop (the source changed
+// since), is a warning, never an error.
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
+//       -memcoro-profile-use=x.profile -disable-output in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "Profile.h"
+#include "RemoteAccesses.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumProfileKept, "Number of candidate suspension points a profile kept");
+STATISTIC(NumProfileDropped, "Number of candidate suspension points a profile turned into plain accesses");
+STATISTIC(NumProfileSerial, "Number of marked loops left serial because their profile says every access hits");
+
+static cl::opt<std::string> ProfileUse(
+    "memcoro-profile-use", cl::Hidden, cl::init(""), cl::value_desc("file"),
+    cl::desc("Suspend only at accesses this access-latency profile says miss often enough to pay for a "
+             "switch (-fmemcoro-profile-use)"));
+
+static cl::opt<double> SwitchNs(
+    "memcoro-profile-switch-ns", cl::Hidden, cl::init(4.0),
+    cl::desc("What one suspension costs an iteration, in ns: a candidate is kept when miss fraction x "
+             "latency per miss reaches it"));
+
+static cl::opt<unsigned> MinSamples(
+    "memcoro-profile-min-samples", cl::Hidden, cl::init(16),
+    cl::desc("Samples a profile needs of a candidate to decide about it"));
+
+namespace {
+
+/// Warns once per profile and per text: a file used by many functions of a
+/// module says what is wrong with it once.
+void warn(const Function &F, const DebugLoc &Loc, const Twine &Message) {
+  static StringSet<> Said;
+  std::string Text = Message.str();
+  if (!Said.insert(Text).second)
+    return;
+  F.getContext().diagnose(DiagnosticInfoUnsupported(F, Text, Loc, DS_Warning));
+}
+
+std::string percent(double Fraction) {
+  std::string S;
+  raw_string_ostream(S) << format(Fraction < 0.01 && Fraction > 0 ? "%.2f%%" : "%.1f%%", 100 * Fraction);
+  return S;
+}
+
+std::string nanoseconds(double Ns) {
+  std::string S;
+  raw_string_ostream(S) << format("%.1f ns", Ns);
+  return S;
+}
+
+StringRef kindName(const Instruction *I) {
+  return isa<LoadInst>(I) ? "load" : isa<StoreInst>(I) ? "store" : "atomic access";
+}
+
+} // namespace
+
+std::optional<SerialReason> memcoro::applyProfile(const SplitAnalyses &A, LoopPlan &Plan,
+                                                  SmallPtrSetImpl<Instruction *> &Candidates) {
+  if (ProfileUse.empty())
+    return std::nullopt;
+  const AccessProfile &Profile = readAccessProfile(ProfileUse);
+  if (!Profile.Error.empty()) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: profile " << Profile.Path << " ignored: " << Profile.Error << "\n");
+    warn(A.F, DebugLoc(),
+         "memcoro: ignoring the profile '" + Profile.Path + "' (" + Profile.Error +
+             "): marked loops keep memcoro's own choice of suspension points");
+    return std::nullopt;
+  }
+  const auto *Remote = A.RAI.lookup(&Plan.L);
+  SmallVector<ProfileSite, 8> Sites = profileSites(A.F, Plan.L, *Remote);
+  unsigned Missing = 0;
+  for (unsigned J = 0; J < Remote->size(); ++J) {
+    Instruction *Access = (*Remote)[J].Access;
+    auto It = Profile.Sites.find(Sites[J].key());
+    if (It == Profile.Sites.end()) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: no profile entry '" << Sites[J].key() << "' for" << *Access << "\n");
+      ++Missing;
+      continue;
+    }
+    const SiteSamples &S = It->second;
+    ProfiledAccess P{Access, ProfiledAccess::Kept, S.Samples, S.MissFraction, S.MeanNs, S.MeanMissNs};
+    if (S.Samples < MinSamples)
+      P.What = ProfiledAccess::TooFewSamples;
+    else if (S.MissFraction * S.MeanMissNs < SwitchNs)
+      P.What = ProfiledAccess::Dropped;
+    if (P.What == ProfiledAccess::Dropped) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the profile says this access rarely misses, no suspension:" << *Access
+                        << "\n");
+      Candidates.erase(Access);
+      ++NumProfileDropped;
+    } else if (P.What == ProfiledAccess::Kept) {
+      ++NumProfileKept;
+    }
+    Plan.Profiled.push_back(P);
+  }
+  // Entries for this loop that name no candidate, or candidates without an
+  // entry: the profile was made from other source (or other flags).
+  unsigned Listed = Profile.SitesPerLoop.lookup(Sites.front().loopKey());
+  if (Missing || Listed != Remote->size() - Missing) {
+    DebugLoc Loc = Plan.L.getStartLoc();
+    warn(A.F, Loc,
+         "memcoro: the profile '" + Profile.Path + "' does not match the marked loop in '" + A.F.getName() +
+             "' (" + Twine(Missing) + " of its " + Twine(Remote->size()) + " candidate accesses have no entry, " +
+             Twine(Listed) +
+             " entries for the loop; was it made from other source?): accesses without an entry keep memcoro's "
+             "own choice");
+  }
+  if (Candidates.empty()) {
+    ++NumProfileSerial;
+    LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << " in " << A.F.getName()
+                      << " left serial: the profile says every access hits\n");
+    return SerialReason{"ProfileHits",
+                        "the profile '" + Profile.Path +
+                            "' says its accesses rarely miss in the cache: no suspension would pay for its switch"};
+  }
+  return std::nullopt;
+}
+
+void memcoro::emitProfileRemarks(const LoopPlan &Plan, OptimizationRemarkEmitter &ORE) {
+  for (const ProfiledAccess &P : Plan.Profiled)
+    ORE.emit([&] {
+      OptimizationRemark R(RemarkPass, "Profile", remarkLocation(P.Access, Plan.L), P.Access->getParent());
+      if (P.What == ProfiledAccess::TooFewSamples) {
+        R << "the profile has " << ore::NV("Samples", P.Samples) << " samples of this " << kindName(P.Access)
+          << ", fewer than " << Twine(MinSamples).str() << ": memcoro's own choice stands";
+        return R;
+      }
+      R << (P.What == ProfiledAccess::Kept ? "suspension point kept: " : "not a suspension point: ")
+        << "the profile says this " << kindName(P.Access) << " misses in "
+        << ore::NV("MissPercent", percent(P.MissFraction)) << " of " << ore::NV("Samples", P.Samples)
+        << " samples (" << nanoseconds(P.MeanMissNs) << " per miss, " << nanoseconds(P.MeanNs)
+        << " on average): " << nanoseconds(P.MissFraction * P.MeanMissNs) << " of stall per execution, "
+        << (P.What == ProfiledAccess::Kept ? "at least" : "less than") << " what a suspension costs ("
+        << nanoseconds(SwitchNs) << ")";
+      if (P.What == ProfiledAccess::Dropped)
+        R << "; it stays a plain " << kindName(P.Access);
+      return R;
+    });
+}
+
+void memcoro::printProfileVerdicts(const LoopPlan &Plan, raw_ostream &OS) {
+  for (const ProfiledAccess &P : Plan.Profiled)
+    OS << "  profile "
+       << (P.What == ProfiledAccess::Kept      ? "keeps"
+           : P.What == ProfiledAccess::Dropped ? "drops"
+                                               : "has too few samples of")
+       << ":" << *P.Access << " (" << P.Samples << " samples, " << percent(P.MissFraction) << " miss, "
+       << nanoseconds(P.MeanMissNs) << " per miss)\n";
+}
