@@ -52,7 +52,7 @@ static cl::opt<std::string> ProfileUse(
              "switch (-fmemcoro-profile-use)"));
 
 static cl::opt<double> SwitchNs(
-    "memcoro-profile-switch-ns", cl::Hidden, cl::init(4.0),
+    "memcoro-profile-switch-ns", cl::Hidden, cl::init(1.0),
     cl::desc("What one suspension costs an iteration, in ns: a candidate is kept when miss fraction x "
              "latency per miss reaches it"));
 
@@ -131,16 +131,15 @@ std::optional<SerialReason> memcoro::applyProfile(const SplitAnalyses &A, LoopPl
   }
   // Entries for this loop that name no candidate, or candidates without an
   // entry: the profile was made from other source (or other flags).
-  unsigned Listed = Profile.SitesPerLoop.lookup(Sites.front().loopKey());
-  if (Missing || Listed != Remote->size() - Missing) {
-    DebugLoc Loc = Plan.L.getStartLoc();
-    warn(A.F, Loc,
+  unsigned Matched = Remote->size() - Missing;
+  unsigned Unmatched = Profile.SitesPerLoop.lookup(Sites.front().loopKey()) - Matched;
+  if (Missing || Unmatched)
+    warn(A.F, Plan.L.getStartLoc(),
          "memcoro: the profile '" + Profile.Path + "' does not match the marked loop in '" + A.F.getName() +
-             "' (" + Twine(Missing) + " of its " + Twine(Remote->size()) + " candidate accesses have no entry, " +
-             Twine(Listed) +
-             " entries for the loop; was it made from other source?): accesses without an entry keep memcoro's "
-             "own choice");
-  }
+             "': it has no entry for " + Twine(Missing) + " of the loop's " + Twine(Remote->size()) +
+             " candidate accesses" +
+             (Unmatched ? " and " + Twine(Unmatched) + " that name none of them" : Twine()) +
+             "; was it made from other source? Accesses without an entry keep memcoro's own choice");
   if (Candidates.empty()) {
     ++NumProfileSerial;
     LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << " in " << A.F.getName()
