@@ -144,11 +144,13 @@ struct AssumedIndependent {
 /// What an access-latency profile (-memcoro-profile-use) says about one
 /// candidate suspension point, and the numbers it says it with.
 struct ProfiledAccess {
-  enum Verdict { Kept, Dropped, TooFewSamples };
+  enum Verdict { Kept, Dropped, TooFewSamples, FetchedBefore };
   llvm::Instruction *Access = nullptr;
   Verdict What = Kept;
   uint64_t Samples = 0;
   double MissFraction = 0, MeanNs = 0, MeanMissNs = 0;
+  /// FetchedBefore: the dropped load that read the line just before.
+  llvm::Instruction *By = nullptr;
 };
 
 /// Why a marked loop stays serial: what its missed remark says, and where.

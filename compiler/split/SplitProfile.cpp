@@ -31,6 +31,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
@@ -124,13 +125,33 @@ std::optional<SerialReason> memcoro::applyProfile(const SplitAnalyses &A, LoopPl
                         << "\n");
       Candidates.erase(Access);
       ++NumProfileDropped;
-    } else if (P.What == ProfiledAccess::Kept) {
-      ++NumProfileKept;
     }
     Plan.Profiled.push_back(P);
   }
+  // A store or atomic update of the line a dropped load has just read (the
+  // store of h[k] += v) finds it in the cache whatever its own samples say,
+  // and a suspension between the two would split the read-modify-write.
+  for (ProfiledAccess &Late : Plan.Profiled) {
+    if (Late.What == ProfiledAccess::Dropped || isa<LoadInst>(Late.Access))
+      continue;
+    for (const ProfiledAccess &Early : Plan.Profiled) {
+      std::optional<int64_t> Distance =
+          byteDistance(accessedPointer(*Early.Access), accessedPointer(*Late.Access), A.DL);
+      if (Early.What != ProfiledAccess::Dropped || !Distance || std::abs(*Distance) >= 64 ||
+          !A.DT.dominates(Early.Access, Late.Access) ||
+          A.LI.getLoopFor(Early.Access->getParent()) != A.LI.getLoopFor(Late.Access->getParent()))
+        continue;
+      LLVM_DEBUG(dbgs() << "memcoro-split: no suspension, the line was read just before:" << *Late.Access << "\n");
+      Late.What = ProfiledAccess::FetchedBefore;
+      Late.By = Early.Access;
+      Candidates.erase(Late.Access);
+      ++NumProfileDropped;
+      break;
+    }
+  }
   // Entries for this loop that name no candidate, or candidates without an
   // entry: the profile was made from other source (or other flags).
+  NumProfileKept += count_if(Plan.Profiled, [](const ProfiledAccess &P) { return P.What == ProfiledAccess::Kept; });
   unsigned Matched = Remote->size() - Missing;
   unsigned Unmatched = Profile.SitesPerLoop.lookup(Sites.front().loopKey()) - Matched;
   if (Missing || Unmatched)
@@ -155,6 +176,11 @@ void memcoro::emitProfileRemarks(const LoopPlan &Plan, OptimizationRemarkEmitter
   for (const ProfiledAccess &P : Plan.Profiled)
     ORE.emit([&] {
       OptimizationRemark R(RemarkPass, "Profile", remarkLocation(P.Access, Plan.L), P.Access->getParent());
+      if (P.What == ProfiledAccess::FetchedBefore) {
+        R << "not a suspension point: this " << kindName(P.Access) << " touches the line the load at "
+          << sourcePlace(*P.By) << " reads just before, which the profile says rarely misses";
+        return R;
+      }
       if (P.What == ProfiledAccess::TooFewSamples) {
         R << "the profile has " << ore::NV("Samples", P.Samples) << " samples of this " << kindName(P.Access)
           << ", fewer than " << Twine(MinSamples).str() << ": memcoro's own choice stands";
@@ -178,6 +204,7 @@ void memcoro::printProfileVerdicts(const LoopPlan &Plan, raw_ostream &OS) {
     OS << "  profile "
        << (P.What == ProfiledAccess::Kept      ? "keeps"
            : P.What == ProfiledAccess::Dropped ? "drops"
+           : P.What == ProfiledAccess::FetchedBefore ? "drops, line read just before,"
                                                : "has too few samples of")
        << ":" << *P.Access << " (" << P.Samples << " samples, " << percent(P.MissFraction) << " miss, "
        << nanoseconds(P.MeanMissNs) << " per miss)\n";
