@@ -7,7 +7,8 @@
 //
 //   memcoro-profile 1
 //   miss-threshold-ns 20.0
-//   site main 12:3 load 13:22 0 3103 0.0003 0.0 120.2
+//   site main 12:3 load 13:22 0 3103 198592 0.0003 0.0 120.2
+//   loop main 12:3 1 3500000
 //
 //===----------------------------------------------------------------------===//
 #include "Profile.h"
@@ -91,16 +92,25 @@ void parseProfile(StringRef Text, AccessProfile &P) {
       continue;
     }
     ProfileSite S;
+    if (F[0] == "loop") {
+      LoopSamples Loop;
+      if (F.size() != 5 || !parsePlace(F[2], S.LoopLine, S.LoopColumn) || F[3].getAsInteger(10, Loop.Entries) ||
+          F[4].getAsDouble(Loop.SerialNs) || Loop.SerialNs < 0)
+        return bad("malformed loop '" + Line + "'");
+      S.Function = F[1].str();
+      P.Loops[S.loopKey()] = Loop;
+      continue;
+    }
     SiteSamples Samples;
-    if (F[0] != "site" || F.size() != 10)
-      return bad("expected 'site function loop kind access ordinal samples miss-fraction mean-ns "
-                 "mean-miss-ns'");
+    if (F[0] != "site" || F.size() != 11)
+      return bad("expected 'site function loop kind access ordinal samples executions miss-fraction mean-ns "
+                 "mean-miss-ns' or 'loop function place entries serial-ns'");
     S.Function = F[1].str();
     S.Kind = F[3];
     if (!parsePlace(F[2], S.LoopLine, S.LoopColumn) || !parsePlace(F[4], S.Line, S.Column) ||
         F[5].getAsInteger(10, S.Ordinal) || F[6].getAsInteger(10, Samples.Samples) ||
-        F[7].getAsDouble(Samples.MissFraction) || F[8].getAsDouble(Samples.MeanNs) ||
-        F[9].getAsDouble(Samples.MeanMissNs) || !(S.Kind == "load" || S.Kind == "store" || S.Kind == "atomic") ||
+        F[7].getAsInteger(10, Samples.Executions) || F[8].getAsDouble(Samples.MissFraction) ||
+        F[9].getAsDouble(Samples.MeanNs) || F[10].getAsDouble(Samples.MeanMissNs) || !(S.Kind == "load" || S.Kind == "store" || S.Kind == "atomic") ||
         Samples.MissFraction < 0 || Samples.MissFraction > 1 || Samples.MeanNs < 0 || Samples.MeanMissNs < 0)
       return bad("malformed site '" + Line + "'");
     P.Sites[S.key()] = Samples;

@@ -53,11 +53,19 @@ llvm::SmallVector<ProfileSite, 8> profileSites(const llvm::Function &F, const ll
 /// One site's line of the profile.
 struct SiteSamples {
   uint64_t Samples = 0;
+  /// How often the access ran.
+  uint64_t Executions = 0;
   /// Fraction of the samples above the profile's miss threshold.
   double MissFraction = 0;
   double MeanNs = 0;
   /// Mean latency of the samples counted as misses.
   double MeanMissNs = 0;
+};
+
+/// One loop's line of the profile: its serial time, sampling excluded.
+struct LoopSamples {
+  uint64_t Entries = 0;
+  double SerialNs = 0;
 };
 
 /// A profile file as read: its sites by key, the loops they belong to, or
@@ -69,6 +77,8 @@ struct AccessProfile {
   double MissThresholdNs = 0;
   llvm::StringMap<SiteSamples> Sites;
   llvm::StringMap<unsigned> SitesPerLoop;
+  /// By ProfileSite::loopKey().
+  llvm::StringMap<LoopSamples> Loops;
 };
 
 /// The profile at \p Path, read once per process.

@@ -17,7 +17,10 @@
 //
 // The runtime (runtime/profile/profile.c) times one access to the line with
 // the TSC, tallies it, and sets the countdown for the next sample, 1 in K
-// executions on average (MEMCORO_PROFILE_PERIOD). The table's descriptor goes
+// executions on average (MEMCORO_PROFILE_PERIOD). Every other execution of
+// the loop takes no samples and is timed instead, from its preheader to each
+// exit (__memcoro_profile_loop_enter/exit): its misses' latency over that time
+// is how many misses the serial loop already overlaps. The table's descriptor goes
 // in the section memcoro_profile, where the runtime finds every table of the
 // program, and writes the profile at exit. The marked loop then stays
 // serial, an ordinary loop: a loop interleaved would prefetch and hide the
@@ -34,7 +37,10 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/MDBuilder.h"
@@ -42,6 +48,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
@@ -68,6 +75,14 @@ struct SampledAccess {
   unsigned Index;
 };
 
+/// A marked loop whose serial time is measured: from its preheader to each
+/// of its exits, which the preheader dominates.
+struct TimedLoop {
+  Loop *L;
+  BasicBlock *Preheader;
+  SmallVector<BasicBlock *, 2> Exits;
+};
+
 class ProfileInstrumenter {
 public:
   ProfileInstrumenter(Function &F, LoopInfo &LI, const RemoteAccessInfo &RAI, OptimizationRemarkEmitter &ORE)
@@ -78,6 +93,7 @@ private:
   Constant *string(StringRef S);
   GlobalVariable *emitTable();
   void instrument(GlobalVariable *Table, const SampledAccess &S);
+  void time(unsigned Index, const TimedLoop &T);
 
   Function &F;
   Module &M;
@@ -87,6 +103,8 @@ private:
   OptimizationRemarkEmitter &ORE;
   SmallVector<ProfileSite, 8> Sites;
   SmallVector<SampledAccess, 8> Accesses;
+  SmallVector<TimedLoop, 4> Timed;
+  GlobalVariable *Loops = nullptr;
 };
 
 } // namespace
@@ -106,7 +124,7 @@ Constant *ProfileInstrumenter::string(StringRef S) {
 GlobalVariable *ProfileInstrumenter::emitTable() {
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   PointerType *Ptr = PointerType::get(Ctx, 0);
-  auto *SiteTy = StructType::get(Ctx, {Ptr, Ptr, I32, I32, I32, I32, I32, I32, I64, I64, I64, I64});
+  auto *SiteTy = StructType::get(Ctx, {Ptr, Ptr, I32, I32, I32, I32, I32, I32, I64, I64, I64, I64, I64});
   Constant *Function = string(F.getName());
   StringMap<Constant *> Kinds;
   SmallVector<Constant *, 8> Init;
@@ -118,16 +136,30 @@ GlobalVariable *ProfileInstrumenter::emitTable() {
     Init.push_back(ConstantStruct::get(
         SiteTy, {Function, Kind, ConstantInt::get(I32, S.LoopLine), ConstantInt::get(I32, S.LoopColumn),
                  ConstantInt::get(I32, S.Line), ConstantInt::get(I32, S.Column), ConstantInt::get(I32, S.Ordinal),
-                 ConstantInt::get(I32, 0), Zero, Zero, Zero, Zero}));
+                 ConstantInt::get(I32, 0), Zero, Zero, Zero, Zero, Zero}));
   }
   auto *TableTy = ArrayType::get(SiteTy, Init.size());
   auto *Table = new GlobalVariable(M, TableTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
                                    ConstantArray::get(TableTy, Init), "memcoro.profile.sites");
   Table->setAlignment(Align(8));
-  auto *ModuleTy = StructType::get(Ctx, {Ptr, I32, Ptr});
+  auto *LoopTy = StructType::get(Ctx, {Ptr, I32, I32, I64, I64, I64});
+  SmallVector<Constant *, 4> LoopInit;
+  for (const TimedLoop &T : Timed) {
+    DebugLoc Loc = T.L->getStartLoc();
+    auto *Zero = ConstantInt::get(I64, 0);
+    LoopInit.push_back(ConstantStruct::get(LoopTy, {Function, ConstantInt::get(I32, Loc ? Loc.getLine() : 0),
+                                                    ConstantInt::get(I32, Loc ? Loc.getCol() : 0), Zero, Zero,
+                                                    Zero}));
+  }
+  auto *LoopsTy = ArrayType::get(LoopTy, LoopInit.size());
+  Loops = new GlobalVariable(M, LoopsTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
+                             ConstantArray::get(LoopsTy, LoopInit), "memcoro.profile.loops");
+  Loops->setAlignment(Align(8));
+  auto *ModuleTy = StructType::get(Ctx, {Ptr, I32, Ptr, I32, Ptr});
   auto *Descriptor = new GlobalVariable(
       M, ModuleTy, /*isConstant=*/false, GlobalValue::PrivateLinkage,
-      ConstantStruct::get(ModuleTy, {string(ProfileGenerate), ConstantInt::get(I32, Init.size()), Table}),
+      ConstantStruct::get(ModuleTy, {string(ProfileGenerate), ConstantInt::get(I32, Init.size()), Table,
+                                     ConstantInt::get(I32, LoopInit.size()), Loops}),
       "memcoro.profile.table");
   Descriptor->setSection("memcoro_profile");
   Descriptor->setAlignment(Align(8));
@@ -162,6 +194,23 @@ void ProfileInstrumenter::instrument(GlobalVariable *Table, const SampledAccess 
   B.CreateCall(Sample, {Site, B.CreateAddrSpaceCast(accessedPointer(*S.Access), Ptr)});
 }
 
+void ProfileInstrumenter::time(unsigned Index, const TimedLoop &T) {
+  Type *I64 = Type::getInt64Ty(Ctx);
+  PointerType *Ptr = PointerType::get(Ctx, 0);
+  FunctionCallee Enter = M.getOrInsertFunction("__memcoro_profile_loop_enter", I64, Ptr);
+  FunctionCallee Exit = M.getOrInsertFunction("__memcoro_profile_loop_exit", Type::getVoidTy(Ctx), Ptr, I64);
+  for (FunctionCallee Callee : {Enter, Exit})
+    if (auto *Fn = dyn_cast<Function>(Callee.getCallee()))
+      Fn->setDoesNotThrow();
+  IRBuilder<> B(T.Preheader->getTerminator());
+  Value *Loop = B.CreateConstInBoundsGEP2_32(Loops->getValueType(), Loops, 0, Index, "memcoro.profile.loop");
+  Value *Entered = B.CreateCall(Enter, {Loop}, "memcoro.profile.entered");
+  for (BasicBlock *Out : T.Exits) {
+    B.SetInsertPoint(Out, Out->getFirstInsertionPt());
+    B.CreateCall(Exit, {Loop, Entered});
+  }
+}
+
 bool ProfileInstrumenter::run() {
   SmallPtrSet<Instruction *, 16> Taken;
   SmallVector<Loop *, 4> Marked;
@@ -186,6 +235,13 @@ bool ProfileInstrumenter::run() {
         ++Count;
       }
     }
+    TimedLoop T{L, L->getLoopPreheader(), {}};
+    L->getUniqueExitBlocks(T.Exits);
+    if (T.Preheader && L->hasDedicatedExits() && !T.Exits.empty())
+      Timed.push_back(std::move(T));
+    else
+      LLVM_DEBUG(dbgs() << "memcoro-profile-instrument: loop " << L->getHeader()->getName()
+                        << " is not timed: no preheader, or an exit also reached from outside\n");
     if (!Count)
       LLVM_DEBUG(dbgs() << "memcoro-profile-instrument: loop " << L->getHeader()->getName() << " in "
                         << F.getName() << " has no candidate suspension point to sample\n");
@@ -210,6 +266,8 @@ bool ProfileInstrumenter::run() {
     GlobalVariable *Table = emitTable();
     for (const SampledAccess &S : Accesses)
       instrument(Table, S);
+    for (unsigned J = 0; J < Timed.size(); ++J)
+      time(J, Timed[J]);
   }
   return true;
 }
@@ -217,10 +275,25 @@ bool ProfileInstrumenter::run() {
 PreservedAnalyses ProfileInstrumentPass::run(Function &F, FunctionAnalysisManager &FAM) {
   if (!profileGenerateEnabled())
     return PreservedAnalyses::all();
+  // memcoro-split puts each marked loop back in simplified form before it
+  // plans it; so does this pass, which times a loop from its preheader to
+  // its dedicated exits. The candidates are then the same.
+  bool Reshaped = false;
+  {
+    auto &LI = FAM.getResult<LoopAnalysis>(F);
+    auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    auto &AC = FAM.getResult<AssumptionAnalysis>(F);
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (getMarkedParallelism(*L))
+        Reshaped |= simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+  }
+  if (Reshaped)
+    FAM.invalidate(F, PreservedAnalyses::none());
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-  if (!ProfileInstrumenter(F, LI, RAI, ORE).run())
+  if (!ProfileInstrumenter(F, LI, RAI, ORE).run() && !Reshaped)
     return PreservedAnalyses::all();
   return PreservedAnalyses::none();
 }

@@ -147,7 +147,7 @@ struct ProfiledAccess {
   enum Verdict { Kept, Dropped, TooFewSamples, FetchedBefore };
   llvm::Instruction *Access = nullptr;
   Verdict What = Kept;
-  uint64_t Samples = 0;
+  uint64_t Samples = 0, Executions = 0;
   double MissFraction = 0, MeanNs = 0, MeanMissNs = 0;
   /// FetchedBefore: the dropped load that read the line just before.
   llvm::Instruction *By = nullptr;

@@ -45,6 +45,9 @@ static uint64_t llc_cycles;        /* the latency of an LLC hit */
 static uint64_t threshold_cycles;  /* above: a miss */
 static uint64_t max_cycles;        /* above: interrupted */
 static uint64_t start_tsc, start_ns;
+/* Per thread: inside this many timed executions of marked loops, where
+ * sites count their executions and take no samples. */
+static __thread unsigned timing;
 /* Per thread: the countdowns of sites several threads run need no lock. */
 static __thread uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -145,7 +148,9 @@ static void write_profile(const char *path, int all, double tpn) {
   fprintf(out, "# sampled 1 in %llu executions; timer %.1f ns; LLC hit %.1f ns\n", (unsigned long long)period,
           timer_cycles / tpn, llc_cycles / tpn);
   fprintf(out, "miss-threshold-ns %.1f\n", threshold_cycles / tpn);
-  fprintf(out, "# site function loop kind access ordinal samples miss-fraction mean-ns mean-miss-ns\n");
+  fprintf(out, "# site function loop kind access ordinal samples timed-executions miss-fraction mean-ns "
+               "mean-miss-ns\n");
+  fprintf(out, "# loop function place timed-entries timed-ns\n");
   for (struct memcoro_profile_table *m = __start_memcoro_profile; m < __stop_memcoro_profile; ++m) {
     if (!all && strcmp(m->path, path) != 0)
       continue;
@@ -155,9 +160,17 @@ static void write_profile(const char *path, int all, double tpn) {
       uint64_t k = __atomic_load_n(&s->misses, __ATOMIC_RELAXED);
       uint64_t c = __atomic_load_n(&s->cycles, __ATOMIC_RELAXED);
       uint64_t mc = __atomic_load_n(&s->miss_cycles, __ATOMIC_RELAXED);
-      fprintf(out, "site %s %u:%u %s %u:%u %u %llu %.4f %.1f %.1f\n", s->function, s->loop_line, s->loop_column,
-              s->kind, s->line, s->column, s->ordinal, (unsigned long long)n, n ? (double)k / n : 0.0,
-              n ? c / tpn / n : 0.0, k ? mc / tpn / k : 0.0);
+      uint64_t x = __atomic_load_n(&s->timed_executions, __ATOMIC_RELAXED);
+      fprintf(out, "site %s %u:%u %s %u:%u %u %llu %llu %.4f %.1f %.1f\n", s->function, s->loop_line,
+              s->loop_column, s->kind, s->line, s->column, s->ordinal, (unsigned long long)n,
+              (unsigned long long)x, n ? (double)k / n : 0.0, n ? c / tpn / n : 0.0,
+              k ? mc / tpn / k : 0.0);
+    }
+    for (uint32_t i = 0; i < m->nloops; ++i) {
+      const struct memcoro_profile_loop *l = &m->loops[i];
+      fprintf(out, "loop %s %u:%u %llu %llu\n", l->function, l->line, l->column,
+              (unsigned long long)__atomic_load_n(&l->timed, __ATOMIC_RELAXED),
+              (unsigned long long)__atomic_load_n(&l->ns, __ATOMIC_RELAXED));
     }
   }
   if (fclose(out) != 0 || rename(tmp, path) != 0) {
@@ -205,9 +218,43 @@ __attribute__((constructor)) static void start(void) {
   atexit(write_profiles);
 }
 
+/* The loop clock is the thread's CPU time: on a machine shared with other
+ * work the TSC would count the time the thread waited for a core. */
+static uint64_t thread_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Every other execution of a loop is timed and takes no samples: a sample's
+ * fences drain the misses the serial loop keeps in flight, which would make
+ * the loop look slower than it is. The first execution is sampled. Returns
+ * 0 for a sampled execution, else the thread's CPU clock plus 1. */
+uint64_t __memcoro_profile_loop_enter(struct memcoro_profile_loop *loop) {
+  if (__atomic_fetch_add(&loop->entries, 1, __ATOMIC_RELAXED) % 2 == 0)
+    return 0;
+  ++timing;
+  return thread_ns() + 1;
+}
+
+void __memcoro_profile_loop_exit(struct memcoro_profile_loop *loop, uint64_t entered) {
+  if (!entered)
+    return;
+  uint64_t now = thread_ns() + 1;
+  --timing;
+  __atomic_fetch_add(&loop->ns, now > entered ? now - entered : 0, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&loop->timed, 1, __ATOMIC_RELAXED);
+}
+
 void __memcoro_profile_sample(struct memcoro_profile_site *site, const void *addr) {
+  uint32_t next = next_countdown();
+  if (timing) {
+    __atomic_store_n(&site->countdown, next, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&site->timed_executions, (uint64_t)next + 1, __ATOMIC_RELAXED);
+    return;
+  }
   uint64_t t = timed_load(addr);
-  __atomic_store_n(&site->countdown, next_countdown(), __ATOMIC_RELAXED);
+  __atomic_store_n(&site->countdown, next, __ATOMIC_RELAXED);
   if (t > max_cycles)
     return;
   t = t > timer_cycles ? t - timer_cycles : 0;

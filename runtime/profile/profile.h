@@ -3,8 +3,8 @@
  * (-fmemcoro-profile-generate; docs/compiler.md, "Profile-guided suspension
  * points"). compiler/ProfileInstrument.cpp emits, for each function with
  * marked loops, a table of sites with the same layout and its descriptor in
- * the section memcoro_profile, and a call of __memcoro_profile_sample at 1
- * in K executions of each site. Programs never call it themselves. Private
+ * the section memcoro_profile, a call of __memcoro_profile_sample at 1 in
+ * K executions of each site, and the loop clock's calls around each loop. Programs never call it themselves. Private
  * to the runtime: not installed. */
 #ifndef MEMCORO_RUNTIME_PROFILE_PROFILE_H
 #define MEMCORO_RUNTIME_PROFILE_PROFILE_H
@@ -27,6 +27,19 @@ struct memcoro_profile_site {
   uint64_t misses;       /* samples above the miss threshold */
   uint64_t cycles;       /* TSC ticks over all samples */
   uint64_t miss_cycles;  /* TSC ticks over the misses */
+  uint64_t timed_executions; /* executions inside timed loop executions */
+};
+
+/* One marked loop: the thread CPU time of its timed executions (every
+ * other one, which takes no samples). Its misses' latency over this time is
+ * how many misses the serial loop already keeps in flight
+ * (docs/compiler.md). */
+struct memcoro_profile_loop {
+  const char *function;
+  uint32_t line, column;
+  uint64_t ns;
+  uint64_t entries;
+  uint64_t timed;
 };
 
 /* The sites of one function and the profile file its build named; one
@@ -35,7 +48,16 @@ struct memcoro_profile_table {
   const char *path;
   uint32_t nsites;
   struct memcoro_profile_site *sites;
+  uint32_t nloops;
+  struct memcoro_profile_loop *loops;
 };
+
+/* Before a marked loop: 0 when this execution takes samples, otherwise the
+ * thread's CPU clock (plus 1) for __memcoro_profile_loop_exit. */
+uint64_t __memcoro_profile_loop_enter(struct memcoro_profile_loop *loop);
+
+/* After it, with what __memcoro_profile_loop_enter returned. */
+void __memcoro_profile_loop_exit(struct memcoro_profile_loop *loop, uint64_t entered);
 
 /* Times one access to the line holding `addr` for `site`, and chooses how
  * many executions of the site pass until the next sample. */
