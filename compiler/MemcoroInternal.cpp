@@ -2,7 +2,11 @@
 #include "MemcoroInternal.h"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
@@ -92,4 +96,12 @@ void memcoro::unmarkLoop(Loop &L) {
     Marker->eraseFromParent();
   L.setLoopID(makePostTransformationMetadata(L.getHeader()->getContext(), L.getLoopID(),
                                              {"memcoro.", "llvm.loop.unroll.disable"}, {}));
+}
+
+bool memcoro::prepareMarkedLoop(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC) {
+  bool Reshaped = simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+  Reshaped |= formLCSSARecursively(L, DT, &LI, &SE);
+  if (Reshaped)
+    SE.forgetLoop(&L);
+  return Reshaped;
 }

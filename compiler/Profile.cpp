@@ -98,7 +98,10 @@ void parseProfile(StringRef Text, AccessProfile &P) {
           F[4].getAsDouble(Loop.SerialNs) || Loop.SerialNs < 0)
         return bad("malformed loop '" + Line + "'");
       S.Function = F[1].str();
-      P.Loops[S.loopKey()] = Loop;
+      // Copies of one loop (versioned, unswitched) have one line each.
+      LoopSamples &Sum = P.Loops[S.loopKey()];
+      Sum.Entries += Loop.Entries;
+      Sum.SerialNs += Loop.SerialNs;
       continue;
     }
     SiteSamples Samples;

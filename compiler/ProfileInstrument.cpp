@@ -48,7 +48,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
-#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
@@ -275,9 +274,9 @@ bool ProfileInstrumenter::run() {
 PreservedAnalyses ProfileInstrumentPass::run(Function &F, FunctionAnalysisManager &FAM) {
   if (!profileGenerateEnabled())
     return PreservedAnalyses::all();
-  // memcoro-split puts each marked loop back in simplified form before it
-  // plans it; so does this pass, which times a loop from its preheader to
-  // its dedicated exits. The candidates are then the same.
+  // memcoro-split prepares each marked loop before it plans it; so does this
+  // pass, which times a loop from its preheader to its dedicated exits. The
+  // candidates are then the same.
   bool Reshaped = false;
   {
     auto &LI = FAM.getResult<LoopAnalysis>(F);
@@ -286,7 +285,7 @@ PreservedAnalyses ProfileInstrumentPass::run(Function &F, FunctionAnalysisManage
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     for (Loop *L : LI.getLoopsInPreorder())
       if (getMarkedParallelism(*L))
-        Reshaped |= simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+        Reshaped |= prepareMarkedLoop(*L, LI, DT, SE, AC);
   }
   if (Reshaped)
     FAM.invalidate(F, PreservedAnalyses::none());

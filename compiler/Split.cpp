@@ -42,7 +42,6 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
@@ -53,15 +52,6 @@ using namespace memcoro;
 STATISTIC(NumLoopsRejected, "Number of marked loops left serial");
 
 namespace {
-
-/// Function passes since the loop pipeline may have undone loop-simplify form
-/// (SimplifyCFG folds preheaders away); restore it, as LoopVectorize does.
-void prepareLoop(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC) {
-  bool Reshaped = simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
-  Reshaped |= formLCSSARecursively(L, DT, &LI, &SE);
-  if (Reshaped)
-    SE.forgetLoop(&L);
-}
 
 /// The id memcoro-mark gave a marked loop.
 Metadata *loopId(const Loop &L) {
@@ -202,7 +192,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-    prepareLoop(*Target, LI, DT, SE, AC);
+    prepareMarkedLoop(*Target, LI, DT, SE, AC);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
     // A marked loop inside this one stops being a loop once this one is a
     // state machine (it is entered from the scheduler mid-body).
@@ -242,7 +232,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
   // so does its printer, for the plan to be the one the pass would carry out.
   for (Loop *L : LI.getLoopsInPreorder())
     if (getMarkedParallelism(*L))
-      prepareLoop(*L, LI, DT, SE, AC);
+      prepareMarkedLoop(*L, LI, DT, SE, AC);
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
   auto &DI = FAM.getResult<DependenceAnalysis>(F);
   SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout()};

@@ -5,10 +5,11 @@
 // -fmemcoro-profile-use=FILE), a candidate suspension point whose samples say
 // it rarely misses stays a plain access, as in MSH, which yields only at
 // loads that profiling shows to miss. A candidate pays for its suspension
-// when the stall it hides per execution, miss fraction x mean latency of a
-// miss, is at least what a suspension costs (-memcoro-profile-switch-ns,
+// when the latency it hides per execution, its mean latency beyond an L1
+// hit, is at least what a suspension costs (-memcoro-profile-switch-ns,
 // measured on the machine: docs/compiler.md). A loop whose candidates all
-// stay plain stays serial. Profile evidence outranks memcoro's static
+// stay plain stays serial, and so does a loop whose serial run already kept
+// as many accesses in flight as parallel(N) would (-memcoro-profile-overlap). Profile evidence outranks memcoro's static
 // judgement; a candidate the profile has no verdict on (no entry, too few
 // samples) keeps the static one.
 //
@@ -53,9 +54,9 @@ static cl::opt<std::string> ProfileUse(
              "switch (-fmemcoro-profile-use)"));
 
 static cl::opt<double> SwitchNs(
-    "memcoro-profile-switch-ns", cl::Hidden, cl::init(4.0),
-    cl::desc("The stall per execution, miss fraction x latency per miss, below which a candidate does not "
-             "pay for its suspension, in ns"));
+    "memcoro-profile-switch-ns", cl::Hidden, cl::init(2.0),
+    cl::desc("The mean latency beyond an L1 hit below which a candidate does not pay for its suspension, in "
+             "ns"));
 
 static cl::opt<double> OverlapFraction(
     "memcoro-profile-overlap", cl::Hidden, cl::init(0.4),
@@ -94,8 +95,8 @@ StringRef kindName(const Instruction *I) {
   return isa<LoadInst>(I) ? "load" : isa<StoreInst>(I) ? "store" : "atomic access";
 }
 
-/// The misses the serial loop kept in flight, by its profile: the latency of
-/// the misses of its kept candidates over the loop's serial time. An
+/// The accesses the serial loop kept in flight, by its profile: the latency
+/// of its kept candidates over the loop's serial time. An
 /// out-of-order core overlaps the misses of independent iterations by itself
 /// (a gather over precomputed indices keeps about 16 in flight on Zen 4);
 /// interleaving pays only when parallel(N) overlaps clearly more.
@@ -107,17 +108,17 @@ std::optional<SerialReason> overlappedAlready(const LoopPlan &Plan, const Access
   double MissNs = 0;
   for (const ProfiledAccess &P : Plan.Profiled)
     if (P.What == ProfiledAccess::Kept)
-      MissNs += double(P.Executions) * P.MissFraction * P.MeanMissNs;
+      MissNs += double(P.Executions) * P.MeanNs;
   double InFlight = MissNs / It->second.SerialNs;
   if (InFlight < OverlapFraction * Plan.Parallelism)
     return std::nullopt;
   ++NumProfileSerial;
   LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << " left serial: " << InFlight
-                    << " misses in flight serially\n");
+                    << " accesses in flight serially\n");
   std::string Text;
   raw_string_ostream(Text) << "the profile '" << Profile.Path << "' says the serial loop already keeps "
-                           << format("%.1f", InFlight) << " misses in flight ("
-                           << format("%.1f", MissNs / 1e6) << " ms of miss latency in "
+                           << format("%.1f", InFlight) << " accesses in flight ("
+                           << format("%.1f", MissNs / 1e6) << " ms of their latency in "
                            << format("%.1f", It->second.SerialNs / 1e6) << " ms), which parallel("
                            << Plan.Parallelism << ") would not clearly exceed";
   return SerialReason{"ProfileOverlapped", Text};
@@ -152,7 +153,7 @@ std::optional<SerialReason> memcoro::applyProfile(const SplitAnalyses &A, LoopPl
     ProfiledAccess P{Access, ProfiledAccess::Kept, S.Samples, S.Executions, S.MissFraction, S.MeanNs, S.MeanMissNs};
     if (S.Samples < MinSamples)
       P.What = ProfiledAccess::TooFewSamples;
-    else if (S.MissFraction * S.MeanMissNs < SwitchNs)
+    else if (S.MeanNs < SwitchNs)
       P.What = ProfiledAccess::Dropped;
     if (P.What == ProfiledAccess::Dropped) {
       LLVM_DEBUG(dbgs() << "memcoro-split: the profile says this access rarely misses, no suspension:" << *Access
@@ -223,12 +224,11 @@ void memcoro::emitProfileRemarks(const LoopPlan &Plan, OptimizationRemarkEmitter
         return R;
       }
       R << (P.What == ProfiledAccess::Kept ? "suspension point kept: " : "not a suspension point: ")
-        << "the profile says this " << kindName(P.Access) << " misses in "
-        << ore::NV("MissPercent", percent(P.MissFraction)) << " of " << ore::NV("Samples", P.Samples)
-        << " samples (" << nanoseconds(P.MeanMissNs) << " per miss, " << nanoseconds(P.MeanNs)
-        << " on average): " << nanoseconds(P.MissFraction * P.MeanMissNs) << " of stall per execution, "
-        << (P.What == ProfiledAccess::Kept ? "at least" : "less than") << " what a suspension costs ("
-        << nanoseconds(SwitchNs) << ")";
+        << "the profile says this " << kindName(P.Access) << " takes " << ore::NV("MeanNs", nanoseconds(P.MeanNs))
+        << " beyond an L1 hit on average (" << ore::NV("Samples", P.Samples) << " samples, "
+        << ore::NV("MissPercent", percent(P.MissFraction)) << " of them cache misses of "
+        << nanoseconds(P.MeanMissNs) << "): " << (P.What == ProfiledAccess::Kept ? "at least" : "less than")
+        << " what a suspension costs (" << nanoseconds(SwitchNs) << ")";
       if (P.What == ProfiledAccess::Dropped)
         R << "; it stays a plain " << kindName(P.Access);
       return R;

@@ -35,8 +35,8 @@
 // FILE-NEXT: site main 52:3 load 53:23 0 {{[0-9]+}} {{[0-9]+}} {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}}
 // FILE-NEXT: loop main 52:3 0 0
 // USE-NOT: warning
-// USE: 53:10: remark: {{suspension point kept|not a suspension point}}: the profile says this load misses in
-// USE: 53:23: remark: {{suspension point kept|not a suspension point}}: the profile says this load misses in
+// USE: 53:10: remark: {{suspension point kept|not a suspension point}}: the profile says this load takes
+// USE: 53:23: remark: {{suspension point kept|not a suspension point}}: the profile says this load takes
 
 #include <stdio.h>
 #include <stdlib.h>

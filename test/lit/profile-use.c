@@ -29,8 +29,8 @@ int64_t mixed(const int64_t *hot, const int64_t *cold, const uint32_t *ix, const
     s += hot[ix[i]] * cold[iy[i]];
   return s;
 }
-// CHECK: 29:10: remark: not a suspension point: the profile says this load misses in 0.01% of 31222 samples (126.9 ns per miss, 0.1 ns on average): 0.0 ns of stall per execution, less than what a suspension costs (4.0 ns); it stays a plain load
-// CHECK: 29:23: remark: suspension point kept: the profile says this load misses in 97.9% of 31175 samples (170.6 ns per miss, 167.0 ns on average): 167.0 ns of stall per execution, at least what a suspension costs (4.0 ns)
+// CHECK: 29:10: remark: not a suspension point: the profile says this load takes 0.1 ns beyond an L1 hit on average (31222 samples, 0.01% of them cache misses of 126.9 ns): less than what a suspension costs (2.0 ns); it stays a plain load
+// CHECK: 29:23: remark: suspension point kept: the profile says this load takes 167.0 ns beyond an L1 hit on average (31175 samples, 97.9% of them cache misses of 170.6 ns): at least what a suspension costs (2.0 ns)
 // CHECK: 28:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point, lockstep dispatch
 
 int64_t hits(const int64_t *t, const uint32_t *ix, size_t n) {
@@ -40,7 +40,7 @@ int64_t hits(const int64_t *t, const uint32_t *ix, size_t n) {
     s += t[ix[i]];
   return s;
 }
-// CHECK: 40:10: remark: not a suspension point: the profile says this load misses in 0.0% of 5000 samples
+// CHECK: 40:10: remark: not a suspension point: the profile says this load takes 0.4 ns beyond an L1 hit on average (5000 samples
 // CHECK: 39:3: remark: marked loop left serial: the profile '{{.*}}.profile' says its accesses rarely miss in the cache: no suspension would pay for its switch
 
 int64_t few(const int64_t *t, const uint32_t *ix, size_t n) {
@@ -58,7 +58,7 @@ void update(int64_t *h, const uint32_t *ix, size_t n) {
   for (size_t i = 0; i < n; ++i)
     h[ix[i]] += 1;
 }
-// CHECK: 59:14: remark: not a suspension point: the profile says this load misses in 0.0% of 5000 samples
+// CHECK: 59:14: remark: not a suspension point: the profile says this load takes 0.4 ns beyond an L1 hit on average (5000 samples
 // CHECK: 59:14: remark: not a suspension point: this store touches the line the load at {{.*}}profile-use.c:59:14 reads just before, which the profile says rarely misses
 // CHECK: 58:3: remark: marked loop left serial: the profile
 
@@ -69,5 +69,5 @@ int64_t overlapped(const int64_t *t, const uint32_t *ix, size_t n) {
     s += t[ix[i]];
   return s;
 }
-// CHECK: 69:10: remark: suspension point kept: the profile says this load misses in 95.0% of 5000 samples
-// CHECK: 68:3: remark: marked loop left serial: the profile '{{.*}}.profile' says the serial loop already keeps 14.9 misses in flight (149.2 ms of miss latency in 10.0 ms), which parallel(16) would not clearly exceed
+// CHECK: 69:10: remark: suspension point kept: the profile says this load takes 150.0 ns beyond an L1 hit on average (5000 samples
+// CHECK: 68:3: remark: marked loop left serial: the profile '{{.*}}.profile' says the serial loop already keeps 15.0 accesses in flight (150.0 ms of their latency in 10.0 ms), which parallel(16) would not clearly exceed
