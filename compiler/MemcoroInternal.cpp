@@ -2,7 +2,12 @@
 #include "MemcoroInternal.h"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
 
@@ -72,4 +77,31 @@ SmallVector<CallInst *, 2> memcoro::getOrderedMarkers(const Loop &L) {
       if (isOrderedMarker(I))
         Calls.push_back(cast<CallInst>(&I));
   return Calls;
+}
+
+void memcoro::recordLoopSeen(const Loop &L) {
+  const MDOperand *Id = findStringMetadataForLoop(&L, LoopIdMD).value_or(nullptr);
+  if (!Id || !Id->get())
+    return;
+  BasicBlock *Header = L.getHeader();
+  Header->getModule()->getOrInsertNamedMetadata(SeenLoopsMD)->addOperand(
+      MDNode::get(Header->getContext(), {Id->get()}));
+}
+
+void memcoro::unmarkLoop(Loop &L) {
+  for (CallInst *Marker : getRemoteBaseCalls(L))
+    Marker->eraseFromParent();
+  // A serial loop runs its ordered regions in order by itself.
+  for (CallInst *Marker : getOrderedMarkers(L))
+    Marker->eraseFromParent();
+  L.setLoopID(makePostTransformationMetadata(L.getHeader()->getContext(), L.getLoopID(),
+                                             {"memcoro.", "llvm.loop.unroll.disable"}, {}));
+}
+
+bool memcoro::prepareMarkedLoop(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC) {
+  bool Reshaped = simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
+  Reshaped |= formLCSSARecursively(L, DT, &LI, &SE);
+  if (Reshaped)
+    SE.forgetLoop(&L);
+  return Reshaped;
 }

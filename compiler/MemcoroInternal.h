@@ -16,7 +16,11 @@
 #include <optional>
 
 namespace llvm {
+class AssumptionCache;
+class DominatorTree;
 class Loop;
+class LoopInfo;
+class ScalarEvolution;
 class Module;
 class Function;
 } // namespace llvm
@@ -88,6 +92,20 @@ llvm::Value *accessedPointer(llvm::Instruction &I);
 
 /// The marker calls in the loop's blocks, in program order.
 llvm::SmallVector<llvm::CallInst *, 4> getRemoteBaseCalls(const llvm::Loop &L);
+
+/// Records that the marked loop \p L reached memcoro-split (or a pass that
+/// stands in for it), so that memcoro-finalize does not report it as lost.
+void recordLoopSeen(const llvm::Loop &L);
+
+/// Puts the marked loop \p L back in loop-simplify and LCSSA form, which
+/// function passes since the loop pipeline may have undone (SimplifyCFG folds
+/// preheaders away), as LoopVectorize does. Returns whether it changed.
+bool prepareMarkedLoop(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::ScalarEvolution &SE,
+                       llvm::AssumptionCache &AC);
+
+/// Makes the marked loop \p L an ordinary loop: its markers and memcoro's
+/// loop properties go, so that it optimises as any other loop.
+void unmarkLoop(llvm::Loop &L);
 
 } // namespace memcoro
 

@@ -5,6 +5,9 @@
 // clang runs them:
 //
 //   pipeline start     memcoro-mark       pragma markers -> loop metadata
+//   vectorizer start   memcoro-profile-instrument
+//                                         under -memcoro-profile-generate: marked
+//                                         loops sample their latencies, serially
 //   vectorizer start   memcoro-split      marked loops -> interleaved coroutines
 //   optimizer last     memcoro-amu-far    under -memcoro-amu: far accesses left
 //                                         -> synchronous AMU loads and stores
@@ -14,6 +17,7 @@
 #include "AmuFarAccesses.h"
 #include "Finalize.h"
 #include "MarkLoops.h"
+#include "ProfileInstrument.h"
 #include "RemoteAccesses.h"
 #include "Split.h"
 
@@ -61,6 +65,7 @@ void registerPasses(PassBuilder &PB) {
   if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks()) {
     PIC->addClassToPassName(MarkLoopsPass::name(), "memcoro-mark");
     PIC->addClassToPassName(SplitPass::name(), "memcoro-split");
+    PIC->addClassToPassName(ProfileInstrumentPass::name(), "memcoro-profile-instrument");
     PIC->addClassToPassName(FinalizePass::name(), "memcoro-finalize");
   }
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
@@ -70,8 +75,11 @@ void registerPasses(PassBuilder &PB) {
   // loop (not rotated, values in memory) is no loop to interleave; at -O0
   // memcoro-finalize tells the user instead.
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
-    if (Level != OptimizationLevel::O0)
-      FPM.addPass(SplitPass());
+    if (Level == OptimizationLevel::O0)
+      return;
+    if (profileGenerateEnabled())
+      FPM.addPass(ProfileInstrumentPass());
+    FPM.addPass(SplitPass());
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     if (amuEnabled())
@@ -87,6 +95,10 @@ void registerPasses(PassBuilder &PB) {
         }
         if (Name == "memcoro-split") {
           FPM.addPass(SplitPass());
+          return true;
+        }
+        if (Name == "memcoro-profile-instrument") {
+          FPM.addPass(ProfileInstrumentPass());
           return true;
         }
         if (Name == "memcoro-amu-far") {

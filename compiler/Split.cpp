@@ -44,7 +44,6 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
@@ -55,15 +54,6 @@ using namespace memcoro;
 STATISTIC(NumLoopsRejected, "Number of marked loops left serial");
 
 namespace {
-
-/// Function passes since the loop pipeline may have undone loop-simplify form
-/// (SimplifyCFG folds preheaders away); restore it, as LoopVectorize does.
-void prepareLoop(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC) {
-  bool Reshaped = simplifyLoop(&L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false);
-  Reshaped |= formLCSSARecursively(L, DT, &LI, &SE);
-  if (Reshaped)
-    SE.forgetLoop(&L);
-}
 
 /// The id memcoro-mark gave a marked loop.
 Metadata *loopId(const Loop &L) {
@@ -122,6 +112,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
                                     L.getHeader()->getName().str().c_str(), A.F.getName().str().c_str());
   std::optional<SerialReason> Why = planLoop(A, Plan, HasTwin, /*Keep=*/true);
   emitCostRemarks(Plan, ORE);
+  emitProfileRemarks(Plan, ORE);
   if (Why) {
     if (Why->Quiet)
       return false;
@@ -238,14 +229,13 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     bool HasTwin = hasTwin(LI, *Target);
 
     // Whatever happens next, the loop reached memcoro-split.
-    if (Metadata *Id = loopId(*Target))
-      M.getOrInsertNamedMetadata(SeenLoopsMD)->addOperand(MDNode::get(F.getContext(), {Id}));
+    recordLoopSeen(*Target);
 
     auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-    prepareLoop(*Target, LI, DT, SE, AC);
+    prepareMarkedLoop(*Target, LI, DT, SE, AC);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
     // A marked loop inside this one stops being a loop once this one is a
     // state machine (it is entered from the scheduler mid-body).
@@ -268,13 +258,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
       }
     } else {
       // Left serial: drop the markers so that the loop optimises as usual.
-      for (CallInst *Marker : getRemoteBaseCalls(*Target))
-        Marker->eraseFromParent();
-      // A serial loop runs its ordered regions in order by itself.
-      for (CallInst *Marker : getOrderedMarkers(*Target))
-        Marker->eraseFromParent();
-      Target->setLoopID(makePostTransformationMetadata(F.getContext(), Target->getLoopID(),
-                                                       {"memcoro.", "llvm.loop.unroll.disable"}, {}));
+      unmarkLoop(*Target);
     }
     Changed = true;
     FAM.invalidate(F, PreservedAnalyses::none());
@@ -291,7 +275,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
   // so does its printer, for the plan to be the one the pass would carry out.
   for (Loop *L : LI.getLoopsInPreorder())
     if (getMarkedParallelism(*L))
-      prepareLoop(*L, LI, DT, SE, AC);
+      prepareMarkedLoop(*L, LI, DT, SE, AC);
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
   auto &DI = FAM.getResult<DependenceAnalysis>(F);
   SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout()};

@@ -160,6 +160,18 @@ struct NotSuspended {
   std::string describe() const;
 };
 
+/// What an access-latency profile (-memcoro-profile-use) says about one
+/// candidate suspension point, and the numbers it says it with.
+struct ProfiledAccess {
+  enum Verdict { Kept, Dropped, TooFewSamples, FetchedBefore };
+  llvm::Instruction *Access = nullptr;
+  Verdict What = Kept;
+  uint64_t Samples = 0, Executions = 0;
+  double MissFraction = 0, MeanNs = 0, MeanMissNs = 0;
+  /// FetchedBefore: the dropped load that read the line just before.
+  llvm::Instruction *By = nullptr;
+};
+
 /// Why a marked loop stays serial: what its missed remark says, and where.
 struct SerialReason {
   const char *Tag;
@@ -236,6 +248,9 @@ struct LoopPlan {
   /// Accesses that share another's suspension, and suspensions dropped because
   /// their line was fetched earlier in the same iteration.
   unsigned Coalesced = 0;
+  /// The profile's verdict on each candidate it has samples of
+  /// (split/SplitProfile.cpp); a dropped candidate stays a plain access.
+  llvm::SmallVector<ProfiledAccess, 2> Profiled;
   Dispatch Style = Dispatch::Ring;
   /// Far accesses are requests to the thread's software AMU (-memcoro-amu).
   bool ThroughAmu = false;
@@ -310,6 +325,17 @@ std::optional<SerialReason> applyCostModel(const SplitAnalyses &A, LoopPlan &Pla
 /// One -Rpass-analysis=memcoro remark per access the cost model left without
 /// a suspension.
 void emitCostRemarks(const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
+/// Under -memcoro-profile-use (split/SplitProfile.cpp): removes from
+/// \p Candidates the accesses the profile says miss too rarely to pay for a
+/// switch, records each verdict in Plan.Profiled, and keeps the loop serial
+/// when none is left. An unreadable, garbage or mismatched profile is a
+/// warning, and the static choice stands.
+std::optional<SerialReason> applyProfile(const SplitAnalyses &A, LoopPlan &Plan,
+                                         llvm::SmallPtrSetImpl<llvm::Instruction *> &Candidates);
+/// One remark per verdict of Plan.Profiled, at its access.
+void emitProfileRemarks(const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
+/// The verdicts, for print<memcoro-plan>.
+void printProfileVerdicts(const LoopPlan &Plan, llvm::raw_ostream &OS);
 /// Under -memcoro-amu, marks the plan's far accesses as AMU requests
 /// (split/AmuRequests.cpp); otherwise leaves the plan alone.
 void chooseAmuScheduler(LoopPlan &Plan);

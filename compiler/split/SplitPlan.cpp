@@ -253,8 +253,18 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   SmallPtrSet<Instruction *, 16> IsRemote;
   for (const RemoteAccess &RA : *Remote)
     IsRemote.insert(RA.Access);
-  if (std::optional<SerialReason> Why = applyCostModel(A, Plan, IsRemote))
+  // Profile evidence outranks the static cost model: the model judges only
+  // the candidates the profile has no verdict on.
+  if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
     return Why;
+  SmallPtrSet<Instruction *, 8> ProfileKept;
+  for (const ProfiledAccess &P : Plan.Profiled)
+    if (IsRemote.erase(P.Access))
+      ProfileKept.insert(P.Access);
+  std::optional<SerialReason> CostWhy = applyCostModel(A, Plan, IsRemote);
+  IsRemote.insert(ProfileKept.begin(), ProfileKept.end());
+  if (CostWhy && ProfileKept.empty())
+    return CostWhy;
 
   for (BasicBlock *BB : L.getBlocksVector()) {
     Suspension *Open = nullptr;
@@ -453,6 +463,7 @@ void LoopPlan::print(raw_ostream &OS) const {
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the iteration:" << *Access << "\n";
+  printProfileVerdicts(*this, OS);
   for (const auto &[Load, Store] : Locked)
     OS << "  locked read-modify-write:" << *Load << " |" << *Store << "\n";
   for (const AppendCounter &C : Counters)
