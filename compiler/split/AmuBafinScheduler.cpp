@@ -70,7 +70,7 @@ public:
     auto *Spawn = BasicBlock::Create(S.Ctx, "memcoro.spawn", &S.F, S.Done);
     auto *Poll = BasicBlock::Create(S.Ctx, "memcoro.poll", &S.F, S.Done);
     auto *Got = BasicBlock::Create(S.Ctx, "memcoro.ready", &S.F, S.Done);
-    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I64, LiveSlots), B.getInt64(0)), S.Done, More);
+    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I64, Live), B.getInt64(0)), S.Done, More);
 
     IRBuilder<> MB(More);
     MB.SetCurrentDebugLocation(S.Loc);
@@ -95,7 +95,7 @@ public:
   }
 
   void promotableState(SmallVectorImpl<AllocaInst *> &Allocas) override {
-    Allocas.append({NextIter, LiveSlots, Cursor, Phase, S.SlotIndex, Requests.state()});
+    Allocas.append({NextIter, Live, Cursor, Phase, S.SlotIndex, Requests.state()});
   }
 
 private:

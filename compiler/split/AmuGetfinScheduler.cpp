@@ -124,8 +124,8 @@ public:
     auto *Park = BasicBlock::Create(S.Ctx, "memcoro.park", &S.F, S.Next);
     IRBuilder<> CB(Over);
     CB.SetCurrentDebugLocation(S.Loc);
-    Value *Live = CB.CreateLoad(I64, LiveSlots);
-    CB.CreateCondBr(CB.CreateICmpUGT(Live, CB.CreateLoad(I64, Limit)), Park, S.Launch);
+    Value *Launched = CB.CreateLoad(I64, Live);
+    CB.CreateCondBr(CB.CreateICmpUGT(Launched, CB.CreateLoad(I64, Limit)), Park, S.Launch);
     IRBuilder<> PB(Park);
     PB.SetCurrentDebugLocation(S.Loc);
     Value *Slot = PB.CreateLoad(I64, S.SlotIndex);
@@ -133,7 +133,7 @@ public:
     Value *Top = PB.CreateLoad(I64, NParked);
     PB.CreateStore(Slot, PB.CreateInBoundsGEP(Parked->getAllocatedType(), Parked, {PB.getInt64(0), Top}));
     PB.CreateStore(PB.CreateAdd(Top, PB.getInt64(1)), NParked);
-    PB.CreateStore(PB.CreateSub(PB.CreateLoad(I64, LiveSlots), PB.getInt64(1)), LiveSlots);
+    PB.CreateStore(PB.CreateSub(PB.CreateLoad(I64, Live), PB.getInt64(1)), Live);
     PB.CreateBr(S.Next);
   }
 
@@ -156,7 +156,7 @@ public:
     auto *Poll = BasicBlock::Create(S.Ctx, "memcoro.poll", &S.F, S.Done);
     auto *Got = BasicBlock::Create(S.Ctx, "memcoro.ready", &S.F, S.Done);
     auto *Idle = BasicBlock::Create(S.Ctx, "memcoro.idle", &S.F, S.Done);
-    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I64, LiveSlots), B.getInt64(0)), S.Done, More);
+    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(I64, Live), B.getInt64(0)), S.Done, More);
 
     IRBuilder<> MB(More);
     MB.SetCurrentDebugLocation(S.Loc);
@@ -178,7 +178,7 @@ public:
       UB.CreateStore(UB.CreateLoad(I64, UB.CreateInBoundsGEP(Parked->getAllocatedType(), Parked,
                                                                {UB.getInt64(0), Below})),
                      S.SlotIndex);
-      UB.CreateStore(UB.CreateAdd(UB.CreateLoad(I64, LiveSlots), UB.getInt64(1)), LiveSlots);
+      UB.CreateStore(UB.CreateAdd(UB.CreateLoad(I64, Live), UB.getInt64(1)), Live);
       UB.CreateBr(S.Sched);
       SB.SetInsertPoint(Fresh);
     }
@@ -222,7 +222,7 @@ public:
   }
 
   void promotableState(SmallVectorImpl<AllocaInst *> &Allocas) override {
-    Allocas.append({NextIter, LiveSlots, Cursor, Limit, S.SlotIndex, Requests.state()});
+    Allocas.append({NextIter, Live, Cursor, Limit, S.SlotIndex, Requests.state()});
     if (shrinks())
       Allocas.append({Hits, NParked});
   }
@@ -240,7 +240,7 @@ private:
       return B.CreateICmpULT(B.CreateLoad(I64, Cursor), Lim);
     Value *Free = B.CreateOr(B.CreateICmpNE(B.CreateLoad(I64, NParked), B.getInt64(0)),
                              B.CreateICmpULT(B.CreateLoad(I64, Cursor), B.getInt64(S.N)));
-    return B.CreateAnd(B.CreateICmpULT(B.CreateLoad(I64, LiveSlots), Lim), Free);
+    return B.CreateAnd(B.CreateICmpULT(B.CreateLoad(I64, Live), Lim), Free);
   }
 
   static constexpr unsigned ResumeField = 0;

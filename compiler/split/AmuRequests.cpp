@@ -285,33 +285,20 @@ std::unique_ptr<SchedulerCodeGen> memcoro::createAmuStaticScheduler(Skeleton &S,
 }
 
 void AmuCompletionScheduler::createLaunchState(IRBuilder<> &Entry) {
-  Type *I64 = Entry.getInt64Ty();
-  NextIter = Entry.CreateAlloca(I64, nullptr, "memcoro.next.iter");
-  LiveSlots = Entry.CreateAlloca(I64, nullptr, "memcoro.live");
-  Cursor = Entry.CreateAlloca(I64, nullptr, "memcoro.cursor");
+  RingLaunchCodeGen::createState(Entry);
+  Cursor = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.cursor");
 }
 
 void AmuCompletionScheduler::initLaunchState(IRBuilder<> &B) {
   B.CreateStore(B.getInt64(0), NextIter);
-  B.CreateStore(B.getInt64(1), LiveSlots);
+  B.CreateStore(B.getInt64(1), Live);
   B.CreateStore(B.getInt64(1), Cursor);
-}
-
-Value *AmuCompletionScheduler::emitLaunch(IRBuilder<> &B) {
-  Retire = BasicBlock::Create(S.Ctx, "memcoro.retire", &S.F, S.Header);
-  Value *K = B.CreateLoad(B.getInt64Ty(), NextIter, "memcoro.k");
-  B.CreateCondBr(B.CreateICmpULT(K, S.TripCount), S.IterStart, Retire);
-  return K;
-}
-
-void AmuCompletionScheduler::emitIterationStart(IRBuilder<> &B, Value *K) {
-  B.CreateStore(B.CreateAdd(K, B.getInt64(1)), NextIter);
 }
 
 void AmuCompletionScheduler::emitSchedulerBlocks() {
   IRBuilder<> B(Retire);
   B.SetCurrentDebugLocation(S.Loc);
-  B.CreateStore(B.CreateSub(B.CreateLoad(B.getInt64Ty(), LiveSlots), B.getInt64(1)), LiveSlots);
+  B.CreateStore(B.CreateSub(B.CreateLoad(B.getInt64Ty(), Live), B.getInt64(1)), Live);
   B.CreateBr(S.Next);
 }
 
@@ -320,5 +307,5 @@ void AmuCompletionScheduler::emitSpawn(IRBuilder<> &B) {
   Value *New = B.CreateLoad(I64, Cursor);
   B.CreateStore(New, S.SlotIndex);
   B.CreateStore(B.CreateAdd(New, B.getInt64(1)), Cursor);
-  B.CreateStore(B.CreateAdd(B.CreateLoad(I64, LiveSlots), B.getInt64(1)), LiveSlots);
+  B.CreateStore(B.CreateAdd(B.CreateLoad(I64, Live), B.getInt64(1)), Live);
 }

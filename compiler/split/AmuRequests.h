@@ -54,13 +54,10 @@ llvm::Value *amuId(llvm::IRBuilder<> &B, llvm::Value *Slot);
 /// bafin) share: slots are launched one at a time up to a cursor, a slot
 /// takes the next iteration at once when its own ends, and a slot without an
 /// iteration retires (it has no request in flight, so it is never reported).
-class AmuCompletionScheduler : public SchedulerCodeGen {
+class AmuCompletionScheduler : public RingLaunchCodeGen {
 public:
-  explicit AmuCompletionScheduler(Skeleton &S) : SchedulerCodeGen(S), Requests(S) {}
+  explicit AmuCompletionScheduler(Skeleton &S) : RingLaunchCodeGen(S), Requests(S) {}
 
-  llvm::Value *emitLaunch(llvm::IRBuilder<> &B) override;
-  void emitIterationStart(llvm::IRBuilder<> &B, llvm::Value *K) override;
-  llvm::BasicBlock *afterIteration() override { return S.Launch; }
   /// retire: live--.
   void emitSchedulerBlocks() override;
   void finishLowering() override { Requests.finish(); }
@@ -75,10 +72,9 @@ protected:
   /// iteration); the caller branches on.
   void emitSpawn(llvm::IRBuilder<> &B);
 
-  /// The next iteration to launch; slots launched and not retired; the next
-  /// slot never used.
-  llvm::AllocaInst *NextIter = nullptr, *LiveSlots = nullptr, *Cursor = nullptr;
-  llvm::BasicBlock *Retire = nullptr;
+  /// The next slot never used (the launched iteration and live slots are
+  /// the ring's).
+  llvm::AllocaInst *Cursor = nullptr;
   AmuRequests Requests;
 };
 
