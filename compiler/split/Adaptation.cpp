@@ -388,10 +388,6 @@ void WindowLoop::finish(BasicBlock *Sched, BasicBlock *Done) {
   MB.CreateCondBr(MB.CreateICmpULT(Hi, TripCount), Lo->getParent(), Done);
 }
 
-bool memcoro::mayAdaptAtRunTime(const LoopPlan &Plan) {
-  return !Plan.ThroughAmu && (AdaptSerial || (AdaptN && Plan.ParallelismChosen));
-}
-
 std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitAnalyses &A, const LoopPlan &Plan,
                                                                     OptimizationRemarkEmitter &ORE) {
   bool ChooseN = AdaptN && Plan.ParallelismChosen;
@@ -407,7 +403,6 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
   const char *Why = Plan.ThroughAmu                ? "its far accesses go through the AMU"
                     : !Plan.PrivateAllocas.empty() ? "its iterations have stack memory of their own"
                     : Plan.ScavengeNs              ? "its stalls are lent to scavengers (-fmemcoro-scavenge)"
-                    : Plan.Style == Dispatch::Pipeline ? "it runs as a pipeline (-memcoro-dispatch=pipeline)"
                                                    : nullptr;
   // A value of the loop used outside it other than through the exit's phis
   // could not be given the serial copy's value.

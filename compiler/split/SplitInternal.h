@@ -266,6 +266,8 @@ struct LoopPlan {
   /// Slots of the slot array: Parallelism, except for the pipeline, which
   /// keeps every iteration between its first and last phase in a slot.
   unsigned slotCount() const;
+  /// The slots for \p InFlight iterations in flight (run-time N's maximum).
+  unsigned slotsFor(unsigned InFlight) const;
 
   void print(llvm::raw_ostream &OS) const;
 };
@@ -737,10 +739,6 @@ public:
   virtual void finish(llvm::BasicBlock *Sched, llvm::BasicBlock *Done) = 0;
 };
 
-/// Whether the lowering may make \p Plan's loop adapt at run time (the
-/// options ask for it and it does not go through the AMU): the windows it
-/// runs in are stepped by the ring or lockstep, not the pipeline.
-bool mayAdaptAtRunTime(const LoopPlan &Plan);
 /// Whether \p Plan's loop adapts at run time (-memcoro-adapt, -memcoro-adapt-n);
 /// if so, copies the serial loop now, before the lowering changes it, and
 /// says so in a remark. Null when it does not.

@@ -167,9 +167,9 @@ LoweredLoop CoroutineLowering::run() {
   // Adapting, the scheduler runs one window of iterations at a time.
   S.TripCount = Adapt ? Adapt->buildWindowLoop(TripCount) : TripCount;
   S.ActiveN = Adapt ? Adapt->activeSlots() : nullptr;
-  // The pipeline keeps more slots than iterations in flight (slotCount()).
+  // The pipeline keeps more slots than iterations in flight (slotsFor()).
   if (Adapt)
-    Frame.setSlotCount(S.N);
+    Frame.setSlotCount(Plan.slotsFor(S.N));
   S.Header = Header;
   S.Loc = Loc;
   S.Plan = &Plan;

@@ -300,13 +300,6 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   // the dispatch comes back to the slot; the pipeline has no such visit.
   if (Plan.ThroughAmu && Plan.Style == Dispatch::Pipeline)
     Plan.Style = Dispatch::Lockstep;
-  // Run-time adaptation restarts the scheduler for each window of
-  // iterations, which the pipeline's prologue and steady-state copy do not
-  // support yet; lockstep steps the same phases.
-  if (Plan.Style == Dispatch::Pipeline && ForcedDispatch != ForcedStyle::Pipeline && mayAdaptAtRunTime(Plan)) {
-    LLVM_DEBUG(dbgs() << "memcoro-split: lockstep, not pipeline: the loop adapts at run time\n");
-    Plan.Style = Dispatch::Lockstep;
-  }
   // The pipeline's steady state is a copy of the body's blocks; an unwind
   // edge out of them (a buffer's flush that may throw) would need its
   // landing pad's phis copied too.
@@ -418,9 +411,11 @@ std::optional<SerialReason> memcoro::planSuspensions(const SplitAnalyses &A, Loo
   return SuspensionPlanner(A, Plan).run(HasTwin);
 }
 
-unsigned LoopPlan::slotCount() const {
-  return Style == Dispatch::Pipeline ? pipelineSlots(Parallelism, Suspensions.size()) : Parallelism;
+unsigned LoopPlan::slotsFor(unsigned InFlight) const {
+  return Style == Dispatch::Pipeline ? pipelineSlots(InFlight, Suspensions.size()) : InFlight;
 }
+
+unsigned LoopPlan::slotCount() const { return slotsFor(Parallelism); }
 
 void LoopPlan::print(raw_ostream &OS) const {
   auto name = [&](const Value *V) {
