@@ -117,6 +117,13 @@ public:
 
   BasicBlock *afterSuspend(unsigned J) override { return stage(J + 1); }
 
+  /// Phase J + 1 of step t is iteration t - (J + 1)*d: values computed from
+  /// the iteration number need no slot field (is: keys[k] read again).
+  bool knowsIterationAtResume() const override { return true; }
+  Value *emitIterationAtResume(IRBuilder<> &B, unsigned J) override {
+    return B.CreateSub(B.CreateLoad(B.getInt64Ty(), Step), behind(B, J + 1), "memcoro.k.resumed");
+  }
+
   /// The stages and the step, once the lowering has made every resume block
   /// (the dispatch switch's cases).
   void emitNext(IRBuilder<> &B, Value *NextSlot) override {
@@ -132,8 +139,7 @@ public:
     for (unsigned J = 1; J <= S.NumSuspensions; ++J) {
       IRBuilder<> PB(stage(J));
       PB.SetCurrentDebugLocation(S.Loc);
-      Value *Behind = J == 1 ? Distance : PB.CreateMul(Distance, PB.getInt64(J));
-      Value *K = PB.CreateSub(PB.CreateLoad(I64, Step), Behind, "memcoro.k." + Twine(J));
+      Value *K = PB.CreateSub(PB.CreateLoad(I64, Step), behind(PB, J), "memcoro.k." + Twine(J));
       PB.CreateStore(PB.CreateAnd(K, PB.getInt64(Mask)), S.SlotIndex);
       PB.CreateCondBr(PB.CreateICmpULT(K, S.TripCount), Resumes[J - 1],
                       J < S.NumSuspensions ? stage(J + 1) : S.Next);
@@ -198,6 +204,9 @@ public:
   }
 
 private:
+  /// J*d: how many steps phase J runs behind phase 0.
+  Value *behind(IRBuilder<> &B, unsigned J) { return J == 1 ? Distance : B.CreateMul(Distance, B.getInt64(J)); }
+
   /// The block that runs phase \p J of iteration t - J*d, or skips it.
   BasicBlock *stage(unsigned J) {
     if (Stages.empty())

@@ -431,6 +431,20 @@ struct FetchedField {
 /// line), for \p Early's suspension to prefetch.
 void noteOtherGranules(const FieldOffsets &Late, llvm::Instruction *Early, const llvm::DataLayout &DL,
                        llvm::SmallVectorImpl<FetchedField> &Extra);
+/// The saved values of one iteration that a resume can compute again from
+/// the iteration number \p Iteration (FromIteration.cpp), with every
+/// instruction that does so; \p SavedAt gives the suspensions each crosses,
+/// \p Posts[J] is where suspension J resumes.
+llvm::SmallPtrSet<llvm::Instruction *, 16>
+recomputableFromIteration(const SplitAnalyses &A, const LoopPlan &Plan,
+                          const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &Region,
+                          llvm::ArrayRef<llvm::BasicBlock *> Posts, llvm::Value *Iteration,
+                          llvm::ArrayRef<llvm::Instruction *> Saved,
+                          llvm::function_ref<llvm::ArrayRef<unsigned>(llvm::Instruction *)> SavedAt);
+
+/// Whether \p A and \p B are fields of one base in one 16-byte granule (of a
+/// 16-byte aligned block: one line), so that one prefetch brings in both.
+bool withinOneGranule(llvm::Value *A, llvm::Value *B, const llvm::DataLayout &DL);
 /// Whether every node \p Late may access through a phi or select was accessed
 /// earlier in the iteration, within a line of the same field (a container's
 /// walk: FetchedLines.cpp); \p Extra receives the fields whose lines those
@@ -468,8 +482,16 @@ public:
   /// At suspension \p J, before yielding: stores the values defined in inner
   /// loops (the others are stored once, at their definition).
   void emitSaves(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J);
-  /// At resume \p J: reloads what was saved and recomputes the rest.
-  void emitRestores(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J);
+  /// The iteration number launch gives iter.start, and whether the
+  /// scheduler knows it again at every resume (emitRestores' \p Iteration):
+  /// then values computed from it are recomputed, not saved (FromIteration.cpp).
+  void setIteration(llvm::Value *K, bool KnownAtResume) {
+    Iteration = K;
+    IterationKnownAtResume = KnownAtResume;
+  }
+  /// At resume \p J: reloads what was saved and recomputes the rest;
+  /// \p Iteration is the resumed iteration's number, when known.
+  void emitRestores(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J, llvm::Value *Iteration = nullptr);
   /// Values with one instance per iteration are stored where they are defined.
   void emitOncePerIterationSaves(llvm::AllocaInst *SlotIndex);
   /// Rebuilds SSA form over the original definitions and the reloads in the
@@ -503,6 +525,11 @@ private:
   /// recomputed on resume from other saved values instead.
   llvm::SmallVector<llvm::Instruction *, 8> Stored;
   llvm::SmallPtrSet<llvm::Instruction *, 8> Rematerialized;
+  /// Saved values recomputed from the iteration number, and the instructions
+  /// that recompute them (FromIteration.cpp).
+  llvm::Value *Iteration = nullptr;
+  bool IterationKnownAtResume = false;
+  llvm::SmallPtrSet<llvm::Instruction *, 16> FromIteration;
   llvm::DenseMap<std::pair<llvm::Instruction *, unsigned>, llvm::Instruction *> Restored;
   /// The stores that save a value at a suspension, with the slot field.
   llvm::SmallVector<std::pair<llvm::StoreInst *, unsigned>, 16> SaveStores;
@@ -581,6 +608,12 @@ public:
   /// resume.J, before the restores: make sure the access can be made (the
   /// AMU's static scheduler waits for the slot's request here).
   virtual void emitResume(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
+  /// Whether the scheduler knows at every resume which iteration it resumes
+  /// without reading the slot; then emitIterationAtResume gives, in
+  /// resume.J, the number emitLaunch gave that iteration, and the frame
+  /// recomputes values from it instead of saving them (FromIteration.cpp).
+  virtual bool knowsIterationAtResume() const { return false; }
+  virtual llvm::Value *emitIterationAtResume(llvm::IRBuilder<> &B, unsigned J) { return nullptr; }
   /// next: \p NextSlot is the slot index plus one; choose what runs next.
   virtual void emitNext(llvm::IRBuilder<> &B, llvm::Value *NextSlot) = 0;
   /// Once the skeleton is complete, while the scheduler state and the

@@ -238,6 +238,7 @@ LoweredLoop CoroutineLowering::run() {
   IRBuilder<> LB(S.Launch);
   LB.SetCurrentDebugLocation(Loc);
   Value *K = Gen->emitLaunch(LB);
+  Frame.setIteration(K, Gen->knowsIterationAtResume());
 
   // iter.start: the induction variables at iteration k; reductions start
   // from their identity so that the body computes this iteration's part.
@@ -399,7 +400,7 @@ LoweredLoop CoroutineLowering::run() {
     QB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
     Value *QS = QB.CreateLoad(I64, S.SlotIndex);
     Gen->emitResume(QB, QS, J);
-    Frame.emitRestores(QB, QS, J);
+    Frame.emitRestores(QB, QS, J, Gen->emitIterationAtResume(QB, J));
     QB.CreateBr(Posts[J]);
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Resume);
     Resumes.push_back(Resume);

@@ -276,7 +276,10 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
       if (Open && makeAvailableAt(Ptr, Open->At, 6)) {
         ++Plan.Coalesced;
         Open->Accesses.push_back(&I);
-        auto Same = find_if(Open->Prefetch, [&](auto &P) { return P.first == Ptr; });
+        // A field in the granule of one already prefetched needs no prefetch
+        // of its own (ptrchase's c->next beside c->value: one per cell).
+        auto Same = find_if(Open->Prefetch,
+                            [&](auto &P) { return P.first == Ptr || withinOneGranule(P.first, Ptr, A.DL); });
         if (Same == Open->Prefetch.end())
           Open->Prefetch.push_back({Ptr, Write});
         else
