@@ -108,7 +108,7 @@ static cl::opt<unsigned> AdaptMaxN("memcoro-adapt-max-n", cl::Hidden, cl::init(6
                                    cl::desc("The most coroutines run-time N may choose (slots allocated)"));
 
 /// runtime/adapt/adapt.h: MEMCORO_ADAPT_*, and its sample size for the remark.
-enum : unsigned { FlagSample = 1, FlagN = 2, FlagForceSerial = 4, FlagForceInterleaved = 8 };
+enum : unsigned { FlagSample = 1, FlagN = 2, FlagForceSerial = 4, FlagForceInterleaved = 8, FlagPipeline = 16 };
 static constexpr unsigned SampleIters = 256;
 static constexpr unsigned StateWords = 16;
 
@@ -241,6 +241,7 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   // every suite kernel at 256 MiB).
   unsigned N0 = ChooseN ? slotCount() : Plan.Parallelism;
   unsigned Flags = (Sample ? FlagSample : 0) | (ChooseN ? FlagN : 0) |
+                   (Plan.Style == Dispatch::Pipeline ? FlagPipeline : 0) |
                    (AdaptForce == ForcedDecision::Serial        ? FlagForceSerial
                     : AdaptForce == ForcedDecision::Interleaved ? FlagForceInterleaved
                                                                 : 0);

@@ -31,7 +31,7 @@
 ; SAMPLE: store i64 %{{.*}}, ptr [[ST]]
 ; SAMPLE: select i1 %{{.*}}, i64 4, i64
 ; SAMPLE: memcoro.adapt.begin:
-; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 1, i32 4, i32 4)
+; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 17, i32 4, i32 4)
 ; SAMPLE: memcoro.adapt.pick:
 ; SAMPLE: %memcoro.lo = phi i64
 ; SAMPLE: %memcoro.hi = call i64 @llvm.umin.i64(i64 %{{.*}}, i64 %memcoro.trips)
@@ -66,7 +66,7 @@
 ; SAMPLE: br i1 %{{.*}}, label %if.else.serial, label %memcoro.serial.end, !llvm.loop [[SERIAL:![0-9]+]]
 ; SAMPLE-LABEL: define {{.*}} @gather_default(
 ; SAMPLE: alloca [64 x %memcoro.slot{{[.0-9]*}}]
-; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 1, i32 32, i32 32)
+; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 17, i32 32, i32 32)
 ; SAMPLE: [[SERIAL]] = distinct !{[[SERIAL]], [[PROGRESS:![0-9]+]]}
 ; SAMPLE: [[PROGRESS]] = !{!"llvm.loop.mustprogress"}
 
@@ -76,7 +76,7 @@
 ; NONLY-NOT: memcoro.adapt
 ; NONLY-LABEL: define {{.*}} @gather_default(
 ; NONLY: alloca [128 x %memcoro.slot{{[.0-9]*}}]
-; NONLY: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 2, i32 64, i32 64)
+; NONLY: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 18, i32 64, i32 64)
 ; NONLY: memcoro.adapt.pick:
 ; NONLY: br label %memcoro.window
 ; NONLY: %memcoro.distance = call i64 @llvm.umax.i64(i64 %memcoro.n, i64 1)
