@@ -129,6 +129,9 @@ struct OrderedPoint {
   llvm::Instruction *At = nullptr;
   /// For the remark: the store of an append or of a test-and-set.
   llvm::Instruction *Store = nullptr;
+  /// A first-writer-wins test that reads before the turn and waits only to
+  /// claim (SpeculativeTest.cpp).
+  bool BeforeTurn = false;
 };
 
 
@@ -665,6 +668,14 @@ std::unique_ptr<WaitCodeGen> createTurnCodeGen(Skeleton &S);
 /// The lock table of CoroAMU III-E for the plan's locked read-modify-writes
 /// (LockTable.cpp).
 std::unique_ptr<WaitCodeGen> createLockTableCodeGen(Skeleton &S, const LoopPlan &Plan);
+
+/// A first-writer-wins point whose test may read before the iteration's turn
+/// (the value stored fails the test, and the loaded value is used only by the
+/// test and behind it); the lowering's emitTestBeforeTurn re-reads and tests
+/// again behind it, and returns that re-read: where the iteration waits
+/// (SpeculativeTest.cpp).
+bool canTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
+llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
 
 /// Replaces each append counter of \p Plan by loads and stores of one shared
 /// scalar (returned, to be promoted); \p ReadAt receives, for each read or
