@@ -126,6 +126,7 @@ LoweredLoop CoroutineLowering::run() {
   for (const Reduction &R : Plan.Reductions)
     for (StoreInst *Mirror : R.Mirrors)
       Mirror->eraseFromParent();
+  readCarriedLoadsAgain(A, Plan, ORE);
   // Run-time adaptation copies the serial loop now, before it changes.
   std::unique_ptr<RunTimeAdaptation> Adapt = createRunTimeAdaptation(A, Plan, ORE);
 
