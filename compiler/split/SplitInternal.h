@@ -119,6 +119,18 @@ struct AppendCounter {
   llvm::SmallVector<llvm::Instruction *, 2> Reads;
 };
 
+/// A header phi that hands a load to the next iteration (`off[u + 1]` as the
+/// next `off[u]`): each iteration reads it again (CarriedLoad.cpp).
+struct CarriedLoad {
+  llvm::PHINode *Phi = nullptr;
+  /// The load in the loop whose value the latch hands on.
+  llvm::LoadInst *Next = nullptr;
+  /// A counter by one: which iteration this is.
+  llvm::PHINode *Counter = nullptr;
+  /// The address iteration 0 reads it from, one step before Next's.
+  const llvm::SCEV *Before = nullptr;
+};
+
 /// Code that must run in iteration order: iteration k may run it only after
 /// every iteration before k has run its own (CoroAMU's sequential category).
 struct OrderedPoint {
@@ -129,6 +141,9 @@ struct OrderedPoint {
   llvm::Instruction *At = nullptr;
   /// For the remark: the store of an append or of a test-and-set.
   llvm::Instruction *Store = nullptr;
+  /// A first-writer-wins test that reads before the turn and waits only to
+  /// claim (SpeculativeTest.cpp).
+  bool BeforeTurn = false;
 };
 
 
@@ -230,6 +245,9 @@ struct LoopPlan {
   /// past the flush call) to where only ordered code uses it: read again
   /// there instead (BufferAppend.cpp).
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::LoadInst *>, 1> Reloaded;
+  /// Header phis that carry a load from an address affine in the counter:
+  /// read again by each iteration (CarriedLoad.cpp).
+  llvm::SmallVector<CarriedLoad, 1> CarriedLoads;
 
   // What runs in iteration order (SplitOrdered.cpp).
   llvm::SmallVector<OrderedPoint, 2> Ordered;
@@ -368,6 +386,11 @@ void recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan);
 /// Whether \p Phi carries a value loaded from one place to uses in such
 /// ordered code; if so, records it for reloadForwardedLoads.
 bool recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// Whether \p Phi hands a load to the next iteration that each iteration can
+/// read again for itself; if so, records it in \p Plan (CarriedLoad.cpp).
+bool recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// The lowering's first step: each such phi becomes a load in the header.
+void readCarriedLoadsAgain(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
 /// The lowering's: each use of such a phi reads its place again; returns,
 /// for each user, the first load in front of it (where a wait must go).
 llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> reloadForwardedLoads(const LoopPlan &Plan);
@@ -700,6 +723,14 @@ std::unique_ptr<WaitCodeGen> createTurnCodeGen(Skeleton &S);
 /// The lock table of CoroAMU III-E for the plan's locked read-modify-writes
 /// (LockTable.cpp).
 std::unique_ptr<WaitCodeGen> createLockTableCodeGen(Skeleton &S, const LoopPlan &Plan);
+
+/// A first-writer-wins point whose test may read before the iteration's turn
+/// (the value stored fails the test, and the loaded value is used only by the
+/// test and behind it); the lowering's emitTestBeforeTurn re-reads and tests
+/// again behind it, and returns that re-read: where the iteration waits
+/// (SpeculativeTest.cpp).
+bool canTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
+llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
 
 /// Replaces each append counter of \p Plan by loads and stores of one shared
 /// scalar (returned, to be promoted); \p ReadAt receives, for each read or

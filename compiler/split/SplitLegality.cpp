@@ -388,6 +388,8 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
       continue;
     if (!FloatingPointOrderMatters && recogniseForwardedLoad(A, Plan, &Phi))
       continue;
+    if (!FloatingPointOrderMatters && recogniseCarriedLoad(A, Plan, &Phi))
+      continue;
     auto *Update = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
     if (FloatingPointOrderMatters)
       return serial("FPReduction",

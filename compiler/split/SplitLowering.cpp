@@ -126,6 +126,7 @@ LoweredLoop CoroutineLowering::run() {
   for (const Reduction &R : Plan.Reductions)
     for (StoreInst *Mirror : R.Mirrors)
       Mirror->eraseFromParent();
+  readCarriedLoadsAgain(A, Plan, ORE);
   // Run-time adaptation copies the serial loop now, before it changes.
   std::unique_ptr<RunTimeAdaptation> Adapt = createRunTimeAdaptation(A, Plan, ORE);
 
@@ -154,8 +155,8 @@ LoweredLoop CoroutineLowering::run() {
   SmallVector<Instruction *, 4> WaitAts;
   if (Plan.WaitsForTurn)
     for (const OrderedPoint &P : Plan.Ordered)
-      if (!is_contained(WaitAts, P.At))
-        WaitAts.push_back(P.At);
+      if (Instruction *At = P.BeforeTurn ? emitTestBeforeTurn(A, Plan, P) : P.At; !is_contained(WaitAts, At))
+        WaitAts.push_back(At);
   for (const auto &[Load, Store] : Plan.Locked)
     WaitAts.push_back(Load);
   assert((!Plan.WaitsForTurn || Plan.Locked.empty()) && "turns and locks are not combined");

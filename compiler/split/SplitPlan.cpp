@@ -472,7 +472,7 @@ void LoopPlan::print(raw_ostream &OS) const {
            : P.What == OrderedPoint::Append         ? "append"
            : P.What == OrderedPoint::BufferAppend ? "append through memory"
                                                     : "first-writer-wins")
-       << ":" << *P.At << "\n";
+       << (P.BeforeTurn ? " (tested before the turn)" : "") << ":" << *P.At << "\n";
     if (P.Store)
       OS << "    store:" << *P.Store << "\n";
   }
