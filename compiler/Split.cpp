@@ -206,6 +206,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
+    if (!Plan.CallsInPlace.empty())
+      R << "; " << callsInPlaceSummary(Plan);
     R << inlinedCopy(L, A.F);
     return R;
   });

@@ -246,6 +246,10 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
     SerialReason Why{"NoSuspension",
                      "no access in the loop looks long-latency: name the far data in remote(...), type it "
                      "__remote, or index it through a loaded value"};
+    // A callee's own far accesses are not suspension points: say so, since
+    // the user may think of them as the loop's.
+    if (!Plan.CallsInPlace.empty())
+      Why.Text += "; memcoro does not suspend inside called functions, and " + callsInPlaceSummary(Plan);
     LLVM_DEBUG(dbgs() << "memcoro-split: loop " << L.getHeader()->getName() << " in " << A.F.getName()
                       << " left serial: " << Why.Text << "\n");
     return Why;
@@ -446,6 +450,8 @@ void LoopPlan::print(raw_ostream &OS) const {
     OS << "  exit value: " << name(Phi) << " = " << *AtExit << "\n";
   for (const AllocaInst *Alloca : PrivateAllocas)
     OS << "  private stack memory: " << name(Alloca) << "\n";
+  for (const CallBase *Call : CallsInPlace)
+    OS << "  call in place:" << *Call << "\n";
   for (const AssumedIndependent &Pair : Assumed)
     OS << "  assumed independent across iterations:" << *Pair.Store << " |" << *Pair.Other << "\n";
   for (const Hoist &H : Hoists)
@@ -463,6 +469,8 @@ void LoopPlan::print(raw_ostream &OS) const {
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the iteration:" << *Access << "\n";
+  for (const Instruction *Access : UnderLock)
+    OS << "  no suspension, a lock may be held:" << *Access << "\n";
   printProfileVerdicts(*this, OS);
   for (const auto &[Load, Store] : Locked)
     OS << "  locked read-modify-write:" << *Load << " |" << *Store << "\n";
