@@ -17,6 +17,7 @@
 #include "AmuFarAccesses.h"
 #include "Finalize.h"
 #include "MarkLoops.h"
+#include "NestedCalls.h"
 #include "ProfileInstrument.h"
 #include "RemoteAccesses.h"
 #include "Split.h"
@@ -65,6 +66,7 @@ void registerPasses(PassBuilder &PB) {
   if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks()) {
     PIC->addClassToPassName(MarkLoopsPass::name(), "memcoro-mark");
     PIC->addClassToPassName(SplitPass::name(), "memcoro-split");
+    PIC->addClassToPassName(NestedCallsPass::name(), "memcoro-nested-calls");
     PIC->addClassToPassName(ProfileInstrumentPass::name(), "memcoro-profile-instrument");
     PIC->addClassToPassName(FinalizePass::name(), "memcoro-finalize");
   }
@@ -79,6 +81,7 @@ void registerPasses(PassBuilder &PB) {
       return;
     if (profileGenerateEnabled())
       FPM.addPass(ProfileInstrumentPass());
+    FPM.addPass(NestedCallsPass());
     FPM.addPass(SplitPass());
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
@@ -91,6 +94,10 @@ void registerPasses(PassBuilder &PB) {
       [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "memcoro-mark") {
           FPM.addPass(MarkLoopsPass());
+          return true;
+        }
+        if (Name == "memcoro-nested-calls") {
+          FPM.addPass(NestedCallsPass());
           return true;
         }
         if (Name == "memcoro-split") {

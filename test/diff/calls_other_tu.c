@@ -10,6 +10,31 @@ uint64_t hash_key(int64_t key);
 void record(int64_t *slot, int64_t value);
 int64_t probe(struct entry *const *heads, uint64_t mask, int64_t key);
 
+// Lookup, then a helper that writes the iteration's own slot (pipeline);
+// built with -fopenmp too (diff-openmp/calls_other_tu.c), each thread's chunk.
+__attribute__((noinline)) void lookup_record(int64_t *out, const int64_t *table, const int64_t *keys, int n,
+                                             uint64_t mask) {
+#pragma omp parallel for schedule(static) num_threads(2)
+#pragma memcoro parallel(N)
+  for (int i = 0; i < n; ++i)
+    record(&out[i], table[hash_key(keys[i]) & mask] + i);
+}
+
+// A helper on one path only, a reduction around it (ring).
+__attribute__((noinline)) int64_t probe_odd(int64_t *found, const int64_t *table, const int64_t *keys, int n,
+                                            struct entry *const *heads, uint64_t mask) {
+  int64_t sum = 0;
+#pragma memcoro parallel(N)
+  for (int i = 0; i < n; ++i) {
+    int64_t v = table[keys[i] & mask];
+    if (v & 1)
+      v = probe(heads, mask, keys[i]);
+    sum += v;
+    found[i] = v;
+  }
+  return sum;
+}
+
 int main(int argc, char **argv) {
   int n = diff_trips(argc, argv);
   enum { TABLE = 1 << 12 };
@@ -27,24 +52,8 @@ int main(int argc, char **argv) {
     heads[h] = &pool[k];
   }
   for (int i = 0; i < n; ++i) keys[i] = (int64_t)(diff_rand() % (8 * TABLE));
-
-  // Lookup, then a helper that writes the iteration's own slot (pipeline);
-  // built with -fopenmp too (diff-openmp/calls_other_tu.c), each thread's chunk.
-#pragma omp parallel for schedule(static) num_threads(2)
-#pragma memcoro parallel(N)
-  for (int i = 0; i < n; ++i)
-    record(&out[i], table[hash_key(keys[i]) & (TABLE - 1)] + i);
-
-  // A helper on one path only, a reduction around it (ring).
-  int64_t sum = 0;
-#pragma memcoro parallel(N)
-  for (int i = 0; i < n; ++i) {
-    int64_t v = table[keys[i] & (TABLE - 1)];
-    if (v & 1)
-      v = probe(heads, TABLE - 1, keys[i]);
-    sum += v;
-    found[i] = v;
-  }
+  lookup_record(out, table, keys, n, TABLE - 1);
+  int64_t sum = probe_odd(found, table, keys, n, heads, TABLE - 1);
   printf("%llx %llx %lld\n", (unsigned long long)diff_hash_u64((const uint64_t *)out, n),
          (unsigned long long)diff_hash_u64((const uint64_t *)found, n), (long long)sum);
   return 0;
