@@ -13,13 +13,14 @@
 // there. The function itself is unchanged for its other callers.
 //
 // A callee qualifies when it is defined here with a definition the linker
-// cannot replace, is not variadic, has at most -memcoro-nested-max-size
-// instructions, cannot reach itself through direct calls (recursion has no
-// bounded frame), and has a far-looking load: its address is neither a stack
-// or global object nor a constant offset from an argument (heads[h & mask],
-// e->key after e = e->next). Other calls stay where they are and run in
-// place (split/CallsInPlace.cpp); a recursive one and one into another
-// translation unit get a -Rpass-analysis=memcoro remark saying so.
+// cannot replace, is not variadic, has no marked loop of its own, has at
+// most -memcoro-nested-max-size instructions, cannot reach itself through
+// direct calls (recursion has no bounded frame), and has a far-looking load:
+// its address is neither a stack or global object nor a constant offset
+// from an argument (heads[h & mask], e->key after e = e->next). Other calls
+// stay where they are and run in place (split/CallsInPlace.cpp); a recursive
+// one gets a missed remark, one into another translation unit an analysis
+// remark, saying so.
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-nested-calls -S in.ll
 //
@@ -89,6 +90,18 @@ static bool hasFarLookingLoad(Function &F) {
   return false;
 }
 
+/// Whether \p F has a marked loop of its own, which memcoro-split interleaves
+/// there (a copy would be a second loop with the same memcoro.id).
+static bool hasMarkedLoop(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (MDNode *ID = I.getMetadata(LLVMContext::MD_loop))
+      for (const MDOperand &Op : drop_begin(ID->operands()))
+        if (auto *Node = dyn_cast<MDNode>(Op.get()); Node && Node->getNumOperands() > 0)
+          if (auto *Tag = dyn_cast<MDString>(Node->getOperand(0)); Tag && Tag->getString().starts_with("memcoro."))
+            return true;
+  return false;
+}
+
 static std::string calleeText(const Function &F) { return "callee '" + demangle(F.getName()) + "'"; }
 
 PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM) {
@@ -114,7 +127,8 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
           });
           continue;
         }
-        if (!Callee->hasExactDefinition() || Callee->isVarArg() || !hasFarLookingLoad(*Callee))
+        if (!Callee->hasExactDefinition() || Callee->isVarArg() || !hasFarLookingLoad(*Callee) ||
+            hasMarkedLoop(*Callee))
           continue;
         if (isRecursive(*Callee)) {
           ++NumRecursive;

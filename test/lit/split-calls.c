@@ -66,6 +66,10 @@ struct latched { long latch; long count; long keys[6]; };
 
 // The lock taken through inline asm on the bucket itself: the yield moves in
 // front of it, and the bucket's fields after it share the prefetched line.
+// IR-LABEL: define {{.*}} @build_locked(
+// IR: call void @llvm.prefetch
+// IR: asm sideeffect "xchgq
+// IR: asm sideeffect "movq
 // CHECK: split-calls.c:[[# @LINE + 3]]:3: remark: loop turned into {{.*}}; the call to inline asm runs in place
 void build_locked(struct latched *b, const long *keys, long n, long mask) {
 #pragma memcoro parallel(8)
