@@ -18,11 +18,14 @@
 #include "Finalize.h"
 #include "MarkLoops.h"
 #include "NestedCalls.h"
+#include "ResumableCallees.h"
 #include "ProfileInstrument.h"
 #include "RemoteAccesses.h"
 #include "Split.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Coroutines/CoroCleanup.h"
+#include "llvm/Transforms/Coroutines/CoroSplit.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
@@ -85,6 +88,14 @@ void registerPasses(PassBuilder &PB) {
     FPM.addPass(SplitPass());
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
+    // Resumable clones for marked loops of other translation units: their
+    // frames are laid out by LLVM's own coroutine passes.
+    if (Level != OptimizationLevel::O0) {
+      MPM.addPass(ResumableCalleesPass());
+      MPM.addPass(createModuleToPostOrderCGSCCPassAdaptor(CoroSplitPass(/*OptimizeFrame=*/true)));
+      MPM.addPass(CoroCleanupPass());
+      MPM.addPass(ResumableDescriptorsPass());
+    }
     if (amuEnabled())
       MPM.addPass(createModuleToFunctionPassAdaptor(AmuFarAccessesPass()));
     MPM.addPass(FinalizePass(Level));
@@ -127,6 +138,14 @@ void registerPasses(PassBuilder &PB) {
   });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "memcoro-resumable") {
+          MPM.addPass(ResumableCalleesPass());
+          return true;
+        }
+        if (Name == "memcoro-resumable-descriptors") {
+          MPM.addPass(ResumableDescriptorsPass());
+          return true;
+        }
         if (Name == "memcoro-finalize") {
           MPM.addPass(FinalizePass());
           return true;

@@ -1,7 +1,8 @@
 // A lookup helper the loop calls, not inlined (issue 17, item 7): a chained
-// hash probe defined noinline in this file (memcoro resumes it as a nested
-// coroutine) and the same probe in another translation unit (it runs in
-// place), each beside the same loop left serial, in one process. Each
+// hash probe defined noinline in this file (memcoro copies it into the loop)
+// and the same probe in another translation unit (the loop resumes the
+// resumable clone memcoro gave it there), each a nested coroutine, beside the
+// same loop left serial, in one process. Each
 // variant's answer is checked against the serial loop's. Thread CPU time per
 // key, best of the trials.
 //
@@ -90,7 +91,7 @@ int main(int argc, char **argv) {
   } variants[] = {{"same-TU serial", here_serial},
                   {"same-TU memcoro (nested)", here_memcoro},
                   {"other-TU serial", elsewhere_serial},
-                  {"other-TU memcoro (in place)", elsewhere_memcoro}};
+                  {"other-TU memcoro (resumed)", elsewhere_memcoro}};
   enum { V = sizeof variants / sizeof variants[0] };
   double best[V];
   int64_t answer[V];

@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
+#include "NestedCalls.h"
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -84,6 +85,8 @@ static LibraryCall classify(const CallBase &Call) {
       .Default(LibraryCall::Other);
 }
 
+bool memcoro::isKnownLibraryCall(const CallBase &Call) { return classify(Call) != LibraryCall::Other; }
+
 std::string memcoro::calleeName(const CallBase &Call) {
   if (isa<InlineAsm>(Call.getCalledOperand()))
     return "inline asm";
@@ -93,6 +96,11 @@ std::string memcoro::calleeName(const CallBase &Call) {
 }
 
 std::optional<SerialReason> memcoro::acceptCallInPlace(LoopPlan &Plan, CallBase &Call) {
+  // The ramp, resume and plain calls of a callee of another unit that the
+  // iteration resumes (NestedCalls.cpp), and its yield: the remark names the
+  // callee instead.
+  if (isNestedCallPart(Call))
+    return std::nullopt;
   auto serial = [&](const Twine &Why) -> SerialReason {
     std::string Text = ("call to " + calleeName(Call) + " " + Why).str();
     LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << " left serial: " << Text

@@ -394,6 +394,8 @@ std::optional<SerialReason> acceptCallInPlace(LoopPlan &Plan, llvm::CallBase &Ca
 /// in the same iteration. One in the lock's block moves in front of it, others
 /// are dropped; a loop left with none stays serial.
 std::optional<SerialReason> placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan);
+/// Input/output, the C library's hidden state, or a lock (CallsInPlace.cpp).
+bool isKnownLibraryCall(const llvm::CallBase &Call);
 /// 'name', "inline asm" or "a function pointer", for remarks.
 std::string calleeName(const llvm::CallBase &Call);
 /// "the calls to 'f' and 'g' run in place, ...", for the Transformed remark.

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
+#include "NestedCalls.h"
 #include "RemoteAccesses.h"
 #include "split/SplitInternal.h"
 
@@ -237,7 +238,10 @@ bool SuspensionPlanner::makeAvailableAt(Value *V, Instruction *At, unsigned Dept
 std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   Loop &L = Plan.L;
   const auto *Remote = A.RAI.lookup(&L);
-  if (!Remote || Remote->empty()) {
+  // Where the iteration waits for a callee of another unit it resumes
+  // (NestedCalls.cpp): suspensions with nothing to prefetch.
+  SmallVector<CallInst *, 2> Yields = getNestedYields(L);
+  if ((!Remote || Remote->empty()) && Yields.empty()) {
     if (HasTwin) {
       LLVM_DEBUG(dbgs() << "memcoro-split: a copy of a marked loop without remote accesses stays serial\n");
       return SerialReason{"NoSuspension", "the loop is a copy without remote accesses", nullptr,
@@ -255,8 +259,9 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
     return Why;
   }
   SmallPtrSet<Instruction *, 16> IsRemote;
-  for (const RemoteAccess &RA : *Remote)
-    IsRemote.insert(RA.Access);
+  if (Remote)
+    for (const RemoteAccess &RA : *Remote)
+      IsRemote.insert(RA.Access);
   // Profile evidence outranks the static cost model: the model judges only
   // the candidates the profile has no verdict on.
   if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
@@ -267,7 +272,7 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
       ProfileKept.insert(P.Access);
   std::optional<SerialReason> CostWhy = applyCostModel(A, Plan, IsRemote);
   IsRemote.insert(ProfileKept.begin(), ProfileKept.end());
-  if (CostWhy && ProfileKept.empty())
+  if (CostWhy && ProfileKept.empty() && Yields.empty())
     return CostWhy;
 
   for (BasicBlock *BB : L.getBlocksVector()) {
@@ -295,6 +300,11 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
     }
   }
   dropCoveredSuspensions();
+  for (CallInst *Yield : Yields) {
+    Plan.Suspensions.emplace_back();
+    Plan.Suspensions.back().At = Yield;
+    Plan.Suspensions.back().Accesses.push_back(Yield);
+  }
   if (ForcedDispatch == ForcedStyle::Ring || !everyIterationSuspendsAlike())
     Plan.Style = Dispatch::Ring;
   else

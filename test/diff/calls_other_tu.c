@@ -1,4 +1,4 @@
-// calls_other_tu: helpers in another translation unit run in place in the interleaved iterations (issue 17, item 7a).
+// calls_other_tu: helpers in another translation unit run in place in the interleaved iterations, or are resumed there as nested coroutines (issue 17, item 7).
 // also: tu/calls_lookup.c
 #include "common.h"
 
@@ -35,6 +35,19 @@ __attribute__((noinline)) int64_t probe_odd(int64_t *found, const int64_t *table
   return sum;
 }
 
+// The probe is the loop's only far access: the iteration resumes the
+// probe's resumable clone in the other unit (a nested coroutine).
+__attribute__((noinline)) int64_t probe_all(int64_t *found, const int64_t *keys, int n, struct entry *const *heads,
+                                            uint64_t mask) {
+  int64_t hits = 0;
+#pragma memcoro parallel(N)
+  for (int i = 0; i < n; ++i) {
+    found[i] = probe(heads, mask, keys[i]);
+    hits += found[i] >= 0;
+  }
+  return hits;
+}
+
 int main(int argc, char **argv) {
   int n = diff_trips(argc, argv);
   enum { TABLE = 1 << 12 };
@@ -56,5 +69,7 @@ int main(int argc, char **argv) {
   int64_t sum = probe_odd(found, table, keys, n, heads, TABLE - 1);
   printf("%llx %llx %lld\n", (unsigned long long)diff_hash_u64((const uint64_t *)out, n),
          (unsigned long long)diff_hash_u64((const uint64_t *)found, n), (long long)sum);
+  int64_t hits = probe_all(found, keys, n, heads, TABLE - 1);
+  printf("%llx %lld\n", (unsigned long long)diff_hash_u64((const uint64_t *)found, n), (long long)hits);
   return 0;
 }

@@ -2,7 +2,9 @@
 // translation unit is resumed as a nested coroutine inside the marked loop
 // (a private copy whose live values are saved in the iteration's slot, whose
 // far accesses are suspension points); a recursive callee and one of another
-// translation unit stay plain calls, with a remark.
+// translation unit stay plain calls, with a remark. A callee of another
+// translation unit is resumed through the descriptor its unit may have
+// (test/lit/resumable-callee.c has that side).
 // RUN: %memcoro-cc -fno-memcoro-adapt -O2 -Rpass=memcoro -Rpass-missed=memcoro -Rpass-analysis=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %memcoro-cc -fno-memcoro-adapt -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 #include <stdint.h>
@@ -37,8 +39,8 @@ int64_t elsewhere(struct entry *const *heads, uint64_t mask, int64_t key);
 
 // The suspension points are the callee's accesses, at its lines.
 // CHECK: nested-calls.c:[[# @LINE + 8]]:{{[0-9]+}}: remark: callee 'probe' copied into the marked loop, so that the iteration can suspend at its far accesses
-// CHECK: nested-calls.c:14:{{[0-9]+}}: remark: suspension point: load
-// CHECK: nested-calls.c:15:{{[0-9]+}}: remark: suspension point: load
+// CHECK: nested-calls.c:16:{{[0-9]+}}: remark: suspension point: load
+// CHECK: nested-calls.c:17:{{[0-9]+}}: remark: suspension point: load
 // CHECK: nested-calls.c:[[# @LINE + 4]]:3: remark: loop turned into 16 interleaved coroutines: 2 suspension points, ring dispatch, {{[0-9]+}} bytes of context per slot; callee 'probe' resumed as a nested coroutine (its frame lives in the iteration's slot, its far accesses suspend it)
 int64_t sum(struct entry *const *heads, uint64_t mask, const int64_t *keys, long n) {
   int64_t s = 0;
@@ -58,6 +60,8 @@ int64_t tree(const struct node *root, const int64_t *keys, const int64_t *w, con
   return s;
 }
 
+// A loop with far accesses of its own keeps a plain call to a callee of
+// another unit: it interleaves anyway, and adapts at run time.
 // CHECK: nested-calls.c:[[# @LINE + 6]]:{{[0-9]+}}: remark: callee 'elsewhere' is defined in another translation unit: it runs in place, as a plain call, and the iteration does not suspend inside it
 // CHECK: nested-calls.c:[[# @LINE + 4]]:3: remark: loop turned into {{.*}}; the call to 'elsewhere' runs in place
 int64_t other(struct entry *const *heads, uint64_t mask, const int64_t *keys, const int64_t *w, const unsigned *idx, long n) {

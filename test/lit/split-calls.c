@@ -117,13 +117,24 @@ void jumps(long *table, const unsigned *idx, long n) {
     table[idx[i]] += setjmp(env);
 }
 
-// A loop whose far accesses are all inside a callee: it says so.
+// A loop whose far accesses are all inside a callee of another translation
+// unit resumes it there (test/lit/resumable-callee.c); through a function
+// pointer it cannot, and says so.
 long lookup(const long *table, long key);
-// CHECK: split-calls.c:[[# @LINE + 4]]:{{[0-9]+}}: remark: marked loop left serial: no access in the loop looks long-latency{{.*}}; memcoro does not suspend inside called functions, and the call to 'lookup' runs in place
+// CHECK: split-calls.c:[[# @LINE + 4]]:3: remark: loop turned into {{.*}}; callee 'lookup' of another translation unit resumed as a nested coroutine where that unit was built by memcoro-cc (a plain call otherwise)
 long only_calls(const long *table, const long *keys, long n) {
   long s = 0;
 #pragma memcoro parallel(8)
   for (long i = 0; i < n; i++)
     s += lookup(table, keys[i]);
+  return s;
+}
+
+// CHECK: split-calls.c:[[# @LINE + 4]]:{{[0-9]+}}: remark: marked loop left serial: no access in the loop looks long-latency{{.*}}; memcoro does not suspend inside called functions, and the call to a function pointer runs in place
+long only_pointer_calls(const long *table, const long *keys, long (*f)(const long *, long), long n) {
+  long s = 0;
+#pragma memcoro parallel(8)
+  for (long i = 0; i < n; i++)
+    s += f(table, keys[i]);
   return s;
 }
