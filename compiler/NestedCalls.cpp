@@ -19,8 +19,14 @@
 // its address is neither a stack or global object nor a constant offset
 // from an argument (heads[h & mask], e->key after e = e->next). Other calls
 // stay where they are and run in place (split/CallsInPlace.cpp); a recursive
-// one gets a missed remark, one into another translation unit an analysis
-// remark, saying so.
+// one gets a missed remark saying so.
+//
+// A callee of another translation unit cannot be copied. In a loop with no
+// far access of its own (which would otherwise stay serial), the iteration
+// resumes the callee's resumable clone through the descriptor its unit has
+// when built by memcoro-cc (resumeInOtherUnit, ResumableCallees.cpp), and
+// makes the plain call when there is none; in other loops it stays a plain
+// call, with an analysis remark.
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-nested-calls -S in.ll
 //
