@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Finalize.h"
 #include "MemcoroInternal.h"
+#include "NestedCalls.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Statistic.h"
@@ -71,6 +72,15 @@ PreservedAnalyses FinalizePass::run(Module &M, ModuleAnalysisManager &MAM) {
     for (User *U : make_early_inc_range(OrdFn->users()))
       cast<Instruction>(U)->eraseFromParent();
     OrdFn->eraseFromParent();
+    Changed = true;
+  }
+
+  // Yields into callees of other units in loops that stayed serial (or the
+  // serial copy of an adapting loop): the callee then runs to its end there.
+  if (Function *YieldFn = M.getFunction(NestedYieldFn)) {
+    for (User *U : make_early_inc_range(YieldFn->users()))
+      cast<Instruction>(U)->eraseFromParent();
+    YieldFn->eraseFromParent();
     Changed = true;
   }
 

@@ -197,6 +197,9 @@ private:
     MDNode *NewID = makePostTransformationMetadata(Ctx, L->getLoopID(), {}, Props);
     L->setLoopID(NewID);
 
+    // Its interleaved loop is no callee another unit should resume
+    // (ResumableCallees.cpp).
+    F.addFnAttr(MarkedFnAttr);
     NamedMDNode *Marked = F.getParent()->getOrInsertNamedMetadata(MarkedLoopsMD);
     Marked->addOperand(MDNode::get(
         Ctx, {ConstantAsMetadata::get(ConstantInt::get(I32, Id)),

@@ -67,6 +67,9 @@ inline constexpr llvm::StringLiteral RemoteBaseFn = "__memcoro_remote_base";
 /// removes what is left.
 inline constexpr llvm::StringLiteral OrderedFn = "__memcoro_ordered";
 
+/// Function attribute memcoro-mark gives a function with a marked loop.
+inline constexpr llvm::StringLiteral MarkedFnAttr = "memcoro-marked";
+
 /// Remark pass name: what -Rpass=memcoro matches.
 inline constexpr const char *RemarkPass = "memcoro";
 

@@ -17,11 +17,15 @@
 #include "AmuFarAccesses.h"
 #include "Finalize.h"
 #include "MarkLoops.h"
+#include "NestedCalls.h"
+#include "ResumableCallees.h"
 #include "ProfileInstrument.h"
 #include "RemoteAccesses.h"
 #include "Split.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Coroutines/CoroCleanup.h"
+#include "llvm/Transforms/Coroutines/CoroSplit.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
@@ -65,6 +69,7 @@ void registerPasses(PassBuilder &PB) {
   if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks()) {
     PIC->addClassToPassName(MarkLoopsPass::name(), "memcoro-mark");
     PIC->addClassToPassName(SplitPass::name(), "memcoro-split");
+    PIC->addClassToPassName(NestedCallsPass::name(), "memcoro-nested-calls");
     PIC->addClassToPassName(ProfileInstrumentPass::name(), "memcoro-profile-instrument");
     PIC->addClassToPassName(FinalizePass::name(), "memcoro-finalize");
   }
@@ -79,9 +84,18 @@ void registerPasses(PassBuilder &PB) {
       return;
     if (profileGenerateEnabled())
       FPM.addPass(ProfileInstrumentPass());
+    FPM.addPass(NestedCallsPass());
     FPM.addPass(SplitPass());
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
+    // Resumable clones for marked loops of other translation units: their
+    // frames are laid out by LLVM's own coroutine passes.
+    if (Level != OptimizationLevel::O0) {
+      MPM.addPass(ResumableCalleesPass());
+      MPM.addPass(createModuleToPostOrderCGSCCPassAdaptor(CoroSplitPass(/*OptimizeFrame=*/true)));
+      MPM.addPass(CoroCleanupPass());
+      MPM.addPass(ResumableDescriptorsPass());
+    }
     if (amuEnabled())
       MPM.addPass(createModuleToFunctionPassAdaptor(AmuFarAccessesPass()));
     MPM.addPass(FinalizePass(Level));
@@ -91,6 +105,10 @@ void registerPasses(PassBuilder &PB) {
       [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "memcoro-mark") {
           FPM.addPass(MarkLoopsPass());
+          return true;
+        }
+        if (Name == "memcoro-nested-calls") {
+          FPM.addPass(NestedCallsPass());
           return true;
         }
         if (Name == "memcoro-split") {
@@ -120,6 +138,14 @@ void registerPasses(PassBuilder &PB) {
   });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "memcoro-resumable") {
+          MPM.addPass(ResumableCalleesPass());
+          return true;
+        }
+        if (Name == "memcoro-resumable-descriptors") {
+          MPM.addPass(ResumableDescriptorsPass());
+          return true;
+        }
         if (Name == "memcoro-finalize") {
           MPM.addPass(FinalizePass());
           return true;

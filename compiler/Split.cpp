@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 #include "Split.h"
 #include "MemcoroInternal.h"
+#include "NestedCalls.h"
 #include "RemoteAccesses.h"
 #include "split/SplitInternal.h"
 
@@ -179,6 +180,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
         R << " (lockstep dispatch runs it in slot order, which is iteration order)";
       return R;
     });
+  // Read before the lowering replaces the loop's latch and its properties.
+  std::string Nested = nestedCalleesRemark(L);
   LoweredLoop Done = lowerToCoroutines(A, Plan, ORE);
   unsigned Suspensions = Plan.Suspensions.size();
   LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Header->getName() << " in " << A.F.getName() << ": "
@@ -209,6 +212,10 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
+    if (!Nested.empty())
+      R << "; " << Nested;
+    if (!Plan.CallsInPlace.empty())
+      R << "; " << callsInPlaceSummary(Plan);
     R << inlinedCopy(L, A.F);
     return R;
   });

@@ -227,6 +227,12 @@ struct LoopPlan {
   /// Stack objects private to an iteration (declared in the loop body; LLVM
   /// hoisted them to the function entry): each slot gets its own copy.
   llvm::SmallVector<llvm::AllocaInst *, 2> PrivateAllocas;
+  /// Calls that may access memory and run in place, inside the phase that
+  /// reaches them (CallsInPlace.cpp); one of them may take a lock.
+  llvm::SmallVector<llvm::CallBase *, 2> CallsInPlace;
+  bool TakesLock = false;
+  /// Far accesses that may run while such a lock is held: no suspension.
+  llvm::SmallVector<llvm::Instruction *, 1> UnderLock;
   /// Pairs of accesses whose independence rests on the pragma alone.
   llvm::SmallVector<AssumedIndependent, 4> Assumed;
   /// Read-modify-writes split by a suspension that other iterations may also
@@ -403,6 +409,22 @@ bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, 
 /// itself; lockstep does when all of it lies in one phase, otherwise the loop
 /// runs on the ring and waits for turns (SplitOrdered.cpp).
 std::optional<SerialReason> planOrdered(const SplitAnalyses &A, LoopPlan &Plan);
+
+/// A call of the loop that may access memory and was not inlined: recorded in
+/// Plan.CallsInPlace to run in place, or why it keeps the loop serial
+/// (input/output, the C library's hidden state, may throw, returns twice;
+/// CallsInPlace.cpp).
+std::optional<SerialReason> acceptCallInPlace(LoopPlan &Plan, llvm::CallBase &Call);
+/// Once suspensions are planned: none may follow a call that may take a lock
+/// in the same iteration. One in the lock's block moves in front of it, others
+/// are dropped; a loop left with none stays serial.
+std::optional<SerialReason> placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan);
+/// Input/output, the C library's hidden state, or a lock (CallsInPlace.cpp).
+bool isKnownLibraryCall(const llvm::CallBase &Call);
+/// 'name', "inline asm" or "a function pointer", for remarks.
+std::string calleeName(const llvm::CallBase &Call);
+/// "the calls to 'f' and 'g' run in place, ...", for the Transformed remark.
+std::string callsInPlaceSummary(const LoopPlan &Plan);
 
 /// Whether the iteration may yield after \p Early and before \p Late (which
 /// \p Early dominates), at a suspension point of \p Plan other than \p Ignore.

@@ -61,7 +61,11 @@ std::optional<SerialReason> SplitLegality::checkLoop() {
   return checkMemoryDependences();
 }
 
-std::optional<SerialReason> SplitLegality::checkPlan() { return checkUpdatesNotSplit(); }
+std::optional<SerialReason> SplitLegality::checkPlan() {
+  if (auto Why = placeSuspensionsOutsideLocks(A, Plan))
+    return Why;
+  return checkUpdatesNotSplit();
+}
 
 /// A block that ends the program: a failed assert, abort(), a sanitizer's
 /// fatal report. An edge to it leaves the loop only in LoopInfo's eyes.
@@ -440,11 +444,9 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
         continue;
       if (runsInPlace(*CB) || isOrderedMarker(*CB) || runsAfterBufferAppend(Plan, A.DT, CB))
         continue;
-      if (CB->mayReadOrWriteMemory()) {
-        Function *Callee = CB->getCalledFunction();
-        std::string Name = Callee ? ("'" + Callee->getName() + "'").str() : "through a pointer";
-        return serial("Call", "call to " + Name + " may access memory and could not be inlined", CB);
-      }
+      if (CB->mayReadOrWriteMemory())
+        if (auto Why = acceptCallInPlace(Plan, *CB))
+          return Why;
     }
   // Only cycles through the loop's own blocks matter: another marked loop's
   // state machine elsewhere in the function is irreducible by construction.

@@ -329,7 +329,10 @@ LoweredLoop CoroutineLowering::run() {
   for (const Suspension &Sp : Plan.Suspensions) {
     ORE.emit([&] {
       OptimizationRemarkAnalysis R(RemarkPass, "SuspensionPoint", remarkLocation(Sp.At, L), Sp.At->getParent());
-      R << "suspension point: " << (isa<LoadInst>(Sp.At) ? "load" : "store or atomic update")
+      R << "suspension point: "
+        << (isa<CallInst>(Sp.Accesses.front())   ? "a callee's access"
+            : isa<LoadInst>(Sp.Accesses.front()) ? "load"
+                                                 : "store or atomic update")
         << " prefetched, then resumed after " << ore::NV("Interleaved", S.N - 1) << " other iterations";
       if (Sp.Accesses.size() > 1)
         R << " (" << ore::NV("Coalesced", unsigned(Sp.Accesses.size() - 1))

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
+#include "NestedCalls.h"
 #include "RemoteAccesses.h"
 #include "split/SplitInternal.h"
 
@@ -237,7 +238,10 @@ bool SuspensionPlanner::makeAvailableAt(Value *V, Instruction *At, unsigned Dept
 std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   Loop &L = Plan.L;
   const auto *Remote = A.RAI.lookup(&L);
-  if (!Remote || Remote->empty()) {
+  // Where the iteration waits for a callee of another unit it resumes
+  // (NestedCalls.cpp): suspensions with nothing to prefetch.
+  SmallVector<CallInst *, 2> Yields = getNestedYields(L);
+  if ((!Remote || Remote->empty()) && Yields.empty()) {
     if (HasTwin) {
       LLVM_DEBUG(dbgs() << "memcoro-split: a copy of a marked loop without remote accesses stays serial\n");
       return SerialReason{"NoSuspension", "the loop is a copy without remote accesses", nullptr,
@@ -246,13 +250,18 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
     SerialReason Why{"NoSuspension",
                      "no access in the loop looks long-latency: name the far data in remote(...), type it "
                      "__remote, or index it through a loaded value"};
+    // A callee's own far accesses are not suspension points: say so, since
+    // the user may think of them as the loop's.
+    if (!Plan.CallsInPlace.empty())
+      Why.Text += "; memcoro does not suspend inside called functions, and " + callsInPlaceSummary(Plan);
     LLVM_DEBUG(dbgs() << "memcoro-split: loop " << L.getHeader()->getName() << " in " << A.F.getName()
                       << " left serial: " << Why.Text << "\n");
     return Why;
   }
   SmallPtrSet<Instruction *, 16> IsRemote;
-  for (const RemoteAccess &RA : *Remote)
-    IsRemote.insert(RA.Access);
+  if (Remote)
+    for (const RemoteAccess &RA : *Remote)
+      IsRemote.insert(RA.Access);
   // Profile evidence outranks the static cost model: the model judges only
   // the candidates the profile has no verdict on.
   if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
@@ -263,7 +272,7 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
       ProfileKept.insert(P.Access);
   std::optional<SerialReason> CostWhy = applyCostModel(A, Plan, IsRemote);
   IsRemote.insert(ProfileKept.begin(), ProfileKept.end());
-  if (CostWhy && ProfileKept.empty())
+  if (CostWhy && ProfileKept.empty() && Yields.empty())
     return CostWhy;
 
   for (BasicBlock *BB : L.getBlocksVector()) {
@@ -294,6 +303,11 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
     }
   }
   dropCoveredSuspensions();
+  for (CallInst *Yield : Yields) {
+    Plan.Suspensions.emplace_back();
+    Plan.Suspensions.back().At = Yield;
+    Plan.Suspensions.back().Accesses.push_back(Yield);
+  }
   if (ForcedDispatch == ForcedStyle::Ring || !everyIterationSuspendsAlike())
     Plan.Style = Dispatch::Ring;
   else
@@ -444,6 +458,8 @@ void LoopPlan::print(raw_ostream &OS) const {
     OS << "  exit value: " << name(Phi) << " = " << *AtExit << "\n";
   for (const AllocaInst *Alloca : PrivateAllocas)
     OS << "  private stack memory: " << name(Alloca) << "\n";
+  for (const CallBase *Call : CallsInPlace)
+    OS << "  call in place:" << *Call << "\n";
   for (const AssumedIndependent &Pair : Assumed)
     OS << "  assumed independent across iterations:" << *Pair.Store << " |" << *Pair.Other << "\n";
   for (const Hoist &H : Hoists)
@@ -461,6 +477,8 @@ void LoopPlan::print(raw_ostream &OS) const {
   }
   for (const Instruction *Access : Covered)
     OS << "  no suspension, line fetched earlier in the iteration:" << *Access << "\n";
+  for (const Instruction *Access : UnderLock)
+    OS << "  no suspension, a lock may be held:" << *Access << "\n";
   printProfileVerdicts(*this, OS);
   for (const auto &[Load, Store] : Locked)
     OS << "  locked read-modify-write:" << *Load << " |" << *Store << "\n";

@@ -3,7 +3,9 @@
 several parallelisms N, run for trip counts around N; outputs must be identical.
 
 A program's first lines may say `// expect: serial` (the marked loop must be
-left serial) or `// flags: ...` (extra compiler flags). Otherwise the memcoro
+left serial), `// flags: ...` (extra compiler flags) or `// also: f.c ...`
+(further translation units, relative to the program, built and linked the
+same way). Otherwise the memcoro
 build must report that it transformed every marked loop, so that a test never
 passes by comparing the serial loop with itself.
 
@@ -52,10 +54,14 @@ def header(path, key):
     return None
 
 
+def also_sources(src):
+    return [os.path.join(os.path.dirname(src), f) for f in (header(src, "also") or "").split()]
+
+
 def compile_program(driver, src, out, n, memcoro, opt_flags):
     flags = (header(src, "flags") or "").split()
     cmd = [driver, *opt_flags, f"-DN={n}", "-Rpass=memcoro", "-Rpass-missed=memcoro",
-           f"-I{os.path.dirname(src)}", *flags, src, "-o", out]
+           f"-I{os.path.dirname(src)}", *flags, src, *also_sources(src), "-o", out]
     if not memcoro:
         cmd.insert(1, "-fno-memcoro")
     elif header(src, "cost-model") != "on":

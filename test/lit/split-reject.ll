@@ -7,7 +7,7 @@
 ; The plan says the same, with the remark's tag, for every loop in order.
 ; PLAN:      loop %if.else in function 'early_exit': left serial (EarlyExit): the loop has an early exit
 ; PLAN-NEXT: loop %if.else in function 'carried': left serial (LoopCarried):
-; PLAN-NEXT: loop %if.else in function 'calls': left serial (Call): call to 'opaque' may access memory
+; PLAN-NEXT: loop %if.else in function 'calls': left serial (Call): call to 'opaque' may throw an exception
 ; PLAN-NEXT: loop %if.else in function 'streams': left serial (NoSuspension):
 ; PLAN-NEXT: loop %if.else in function 'fpsum': left serial (FPReduction):
 ; PLAN-NEXT: loop %if.else in function 'list': left serial (UnknownTripCount):
@@ -18,7 +18,7 @@
 
 ; REMARK: marked loop left serial: the loop has an early exit (break, return or goto out of the loop)
 ; REMARK: marked loop left serial: a value is carried from one iteration to the next and is not a reduction memcoro recognises
-; REMARK: marked loop left serial: call to 'opaque' may access memory and could not be inlined
+; REMARK: marked loop left serial: call to 'opaque' may throw an exception, which would leave the loop with later iterations half done
 ; REMARK: marked loop left serial: no access in the loop looks long-latency
 ; REMARK: marked loop left serial: floating-point reduction whose result depends on the order of the additions; allow reassociation
 ; REMARK: marked loop left serial: the number of iterations cannot be computed before the loop starts (the exit test depends on values computed in the loop)

@@ -1,0 +1,368 @@
+//===- NestedCalls.cpp - memcoro-nested-calls: callees resumed inside a loop -===//
+//
+// Runs at the vectorizer start, just before memcoro-split (issue 17, item
+// 7b; CoroAMU III-F). A marked loop that calls a lookup helper the inliner
+// left alone (noinline, or too large) could only run it in place: the
+// helper's misses would stall the iteration, and the loop would have no far
+// access of its own to interleave. The paper makes such a callee a nested
+// coroutine whose frame lives with the caller's and into which the caller
+// suspends. For a callee defined in this translation unit that is exactly a
+// private copy of its body in the loop: memcoro-split then places suspension
+// points at the callee's far accesses like at the loop's own, saves the
+// callee's live values in the iteration's slot (its frame), and resumes
+// there. The function itself is unchanged for its other callers.
+//
+// A callee qualifies when it is defined here with a definition the linker
+// cannot replace, is not variadic, has no marked loop of its own, has at
+// most -memcoro-nested-max-size instructions, cannot reach itself through
+// direct calls (recursion has no bounded frame), and has a far-looking load:
+// its address is neither a stack or global object nor a constant offset
+// from an argument (heads[h & mask], e->key after e = e->next). Other calls
+// stay where they are and run in place (split/CallsInPlace.cpp); a recursive
+// one gets a missed remark saying so.
+//
+// A callee of another translation unit cannot be copied. In a loop with no
+// far access of its own (which would otherwise stay serial), the iteration
+// resumes the callee's resumable clone through the descriptor its unit has
+// when built by memcoro-cc (resumeInOtherUnit, ResumableCallees.cpp), and
+// makes the plain call when there is none; in other loops it stays a plain
+// call, with an analysis remark.
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-nested-calls -S in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "NestedCalls.h"
+#include "AmuFarAccesses.h"
+#include "MemcoroInternal.h"
+#include "RemoteAccesses.h"
+#include "ResumableCallees.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-nested-calls"
+
+STATISTIC(NumNested, "Number of calls in marked loops resumed as nested coroutines");
+STATISTIC(NumResumedElsewhere, "Number of calls in marked loops that resume a callee of another translation unit");
+STATISTIC(NumRecursive, "Number of calls in marked loops left plain: the callee is recursive");
+
+static cl::opt<unsigned> MaxCalleeSize(
+    "memcoro-nested-max-size", cl::Hidden, cl::init(400),
+    cl::desc("Largest callee (in instructions) that a marked loop resumes as a nested coroutine"));
+
+static constexpr StringLiteral NestedMD = "memcoro.nested";
+
+bool memcoro::isRecursive(Function &F) {
+  SmallPtrSet<Function *, 16> Seen;
+  SmallVector<Function *, 8> Work = {&F};
+  while (!Work.empty()) {
+    Function *G = Work.pop_back_val();
+    for (Instruction &I : instructions(*G))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction(); Callee && !Callee->isDeclaration()) {
+          if (Callee == &F)
+            return true;
+          if (Seen.insert(Callee).second)
+            Work.push_back(Callee);
+        }
+  }
+  return false;
+}
+
+bool memcoro::isFarLookingLoad(const LoadInst &Load) {
+  const DataLayout &DL = Load.getModule()->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(Load.getPointerOperandType()), 0);
+  const Value *Base = Load.getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+  return !isa<Argument>(Base) && !isa<AllocaInst>(Base) && !isa<GlobalValue>(Base);
+}
+
+static bool hasFarLookingLoad(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (auto *Load = dyn_cast<LoadInst>(&I); Load && isFarLookingLoad(*Load))
+      return true;
+  return false;
+}
+
+bool memcoro::hasMarkedLoop(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (MDNode *ID = I.getMetadata(LLVMContext::MD_loop))
+      for (const MDOperand &Op : drop_begin(ID->operands()))
+        if (auto *Node = dyn_cast<MDNode>(Op.get()); Node && Node->getNumOperands() > 0)
+          if (auto *Tag = dyn_cast<MDString>(Node->getOperand(0)); Tag && Tag->getString().starts_with("memcoro."))
+            return true;
+  return false;
+}
+
+bool memcoro::mayResumeCallee(Function &F) {
+  if (F.isVarArg() || F.getInstructionCount() > MaxCalleeSize || !hasFarLookingLoad(F) || hasMarkedLoop(F)) {
+    LLVM_DEBUG(dbgs() << "memcoro-nested-calls: " << F.getName() << " is no callee to resume\n");
+    return false;
+  }
+  return true;
+}
+
+static std::string calleeText(const Function &F) { return "callee '" + demangle(F.getName()) + "'"; }
+
+static constexpr StringLiteral NestedExternMD = "memcoro.nested.extern";
+static constexpr StringLiteral NestedPartMD = "memcoro.nested.call";
+
+static cl::opt<unsigned> FrameBytes(
+    "memcoro-nested-frame-bytes", cl::Hidden, cl::init(256),
+    cl::desc("Bytes each iteration of a marked loop keeps for the frame of a callee of another translation unit "
+             "(a larger frame makes a plain call)"));
+
+bool memcoro::isNestedCallPart(const Instruction &I) { return I.getMetadata(NestedPartMD); }
+
+/// A call of a marked loop to a function of another translation unit that
+/// may have a resumable clone there: a user's function, not the C library's
+/// nor memcoro's, that cannot throw, with a result a store hands over.
+static bool mayResumeElsewhere(CallInst &Call, const TargetLibraryInfo &TLI) {
+  Function *Callee = Call.getCalledFunction();
+  LibFunc Lib;
+  Type *Ret = Call.getType();
+  return !amuEnabled() && !isKnownLibraryCall(Call) && Call.doesNotThrow() && !Call.isMustTailCall() && !Call.hasOperandBundles() &&
+         !Call.getFunctionType()->isVarArg() && !(TLI.getLibFunc(*Callee, Lib) && TLI.has(Lib)) &&
+         !Callee->getName().starts_with("__") && !Callee->getName().starts_with("memcoro_") &&
+         !Ret->isStructTy() && !Ret->isArrayTy() && !Ret->isVectorTy();
+}
+
+/// The caller's side of a callee resumed across translation units
+/// (ResumableCallees.cpp has the callee's): the descriptor is referenced
+/// weakly; where the callee's unit gave one and its frame fits this
+/// iteration's buffer, the iteration calls the ramp and, until the frame's
+/// resume function is null, yields (the callee has prefetched) and resumes
+/// it; otherwise it makes the plain call. The buffer and the result are
+/// stack objects of the loop body, which each slot of memcoro-split has its
+/// own copy of; the yield is a marker the planner makes a suspension point.
+static void resumeInOtherUnit(CallInst &Call, Loop &L, OptimizationRemarkEmitter &ORE) {
+  Function &F = *Call.getFunction();
+  Module &M = *F.getParent();
+  LLVMContext &Ctx = M.getContext();
+  Function &Callee = *Call.getCalledFunction();
+  std::string Name = demangle(Callee.getName());
+  auto *PtrTy = PointerType::get(Ctx, 0);
+  auto *I64 = Type::getInt64Ty(Ctx);
+  auto *DescTy = StructType::get(I64, PtrTy);
+  GlobalVariable *Desc = M.getGlobalVariable(resumableDescriptorName(Callee.getName()));
+  if (!Desc)
+    Desc = new GlobalVariable(M, DescTy, /*isConstant=*/true, GlobalValue::ExternalWeakLinkage, nullptr,
+                              resumableDescriptorName(Callee.getName()));
+  MDNode *Part = MDNode::get(Ctx, {});
+  MDNode *Nested = MDNode::get(Ctx, {MDString::get(Ctx, NestedExternMD), MDString::get(Ctx, Name)});
+  L.setLoopID(makePostTransformationMetadata(Ctx, L.getLoopID(), {}, {Nested}));
+
+  // The iteration's frame buffer and result, private to it.
+  IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Frame = EB.CreateAlloca(ArrayType::get(Type::getInt8Ty(Ctx), FrameBytes), nullptr, "nested.frame");
+  Frame->setAlignment(Align(16));
+  Type *RetTy = Call.getType();
+  AllocaInst *Result = RetTy->isVoidTy() ? nullptr : EB.CreateAlloca(RetTy, nullptr, "nested.result");
+
+  BasicBlock *Before = Call.getParent();
+  BasicBlock *Join = SplitBlock(Before, Call.getNextNode());
+  BasicBlock *Plain = SplitBlock(Before, &Call);
+  Before->getTerminator()->eraseFromParent();
+  auto tag = [&](Instruction *I) {
+    I->setMetadata(NestedPartMD, Part);
+    return I;
+  };
+  DebugLoc Loc = Call.getDebugLoc();
+  auto block = [&](const char *N) { return BasicBlock::Create(Ctx, N, &F, Plain); };
+  BasicBlock *Check = block("nested.check"), *Start = block("nested.start"), *Poll = block("nested.poll"),
+             *Wait = block("nested.wait"), *Done = block("nested.done");
+
+  IRBuilder<> B(Before);
+  B.SetCurrentDebugLocation(Loc);
+  B.CreateLifetimeStart(Frame, B.getInt64(FrameBytes));
+  if (Result)
+    B.CreateLifetimeStart(Result);
+  B.CreateCondBr(B.CreateIsNotNull(Desc), Check, Plain);
+  B.SetInsertPoint(Check);
+  B.CreateCondBr(B.CreateICmpULE(B.CreateLoad(I64, Desc), B.getInt64(FrameBytes)), Start, Plain);
+  B.SetInsertPoint(Start);
+  SmallVector<Value *, 8> Args = {Frame, Result ? static_cast<Value *>(Result) : ConstantPointerNull::get(PtrTy)};
+  append_range(Args, Call.args());
+  SmallVector<Type *, 8> Params = {PtrTy, PtrTy};
+  append_range(Params, Call.getFunctionType()->params());
+  Value *Ramp = B.CreateLoad(PtrTy, B.CreateStructGEP(DescTy, Desc, 1));
+  tag(B.CreateCall(FunctionType::get(PtrTy, Params, false), Ramp, Args));
+  B.CreateBr(Poll);
+  // Switch-resume ABI: frame[0] is the resume function, null once returned.
+  B.SetInsertPoint(Poll);
+  B.CreateCondBr(B.CreateIsNull(B.CreateLoad(PtrTy, Frame)), Done, Wait);
+  B.SetInsertPoint(Wait);
+  tag(B.CreateCall(getOrInsertNestedYield(M)));
+  CallInst *Resume =
+      B.CreateCall(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy}, false), B.CreateLoad(PtrTy, Frame), {Frame});
+  Resume->setCallingConv(CallingConv::Fast);
+  tag(Resume);
+  B.CreateBr(Poll);
+  B.SetInsertPoint(Done);
+  Value *Nest = Result ? B.CreateLoad(RetTy, Result) : nullptr;
+  B.CreateBr(Join);
+
+  tag(&Call);
+  B.SetInsertPoint(&*Join->getFirstInsertionPt());
+  if (Result) {
+    PHINode *Phi = B.CreatePHI(RetTy, 2);
+    Call.replaceAllUsesWith(Phi);
+    Phi->addIncoming(Nest, Done);
+    Phi->addIncoming(&Call, Plain);
+    B.SetInsertPoint(&*Join->getFirstInsertionPt());
+    B.SetInsertPoint(Join, std::next(Phi->getIterator()));
+    B.CreateLifetimeEnd(Result);
+  }
+  B.CreateLifetimeEnd(Frame, B.getInt64(FrameBytes));
+  ++NumResumedElsewhere;
+  LLVM_DEBUG(dbgs() << "memcoro-nested-calls: " << Name << " resumed through its descriptor when present\n");
+  ORE.emit([&] {
+    return OptimizationRemarkAnalysis(RemarkPass, "NestedExternCallee", Loc, L.getHeader())
+           << "callee '" << Name
+           << "' is defined in another translation unit: the iteration resumes its resumable version there, "
+              "when that unit was built by memcoro-cc, and suspends at its far accesses; otherwise a plain call";
+  });
+}
+
+Function *memcoro::getOrInsertNestedYield(Module &M) {
+  if (Function *Fn = M.getFunction(NestedYieldFn))
+    return Fn;
+  Function *Fn = Function::Create(FunctionType::get(Type::getVoidTy(M.getContext()), false),
+                                  GlobalValue::ExternalLinkage, NestedYieldFn, M);
+  Fn->setDoesNotThrow();
+  Fn->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+  return Fn;
+}
+
+SmallVector<CallInst *, 2> memcoro::getNestedYields(const Loop &L) {
+  SmallVector<CallInst *, 2> Yields;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && Call->getCalledFunction() &&
+                                               Call->getCalledFunction()->getName() == NestedYieldFn)
+        Yields.push_back(Call);
+  return Yields;
+}
+
+PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+  auto &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
+  auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
+  auto HasOwnFarAccesses = [&](Loop *L) {
+    const auto *Remote = RAI.lookup(L);
+    return Remote && !Remote->empty();
+  };
+  SmallVector<std::pair<CallInst *, Loop *>, 4> ToInline, ToResume;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!getMarkedParallelism(*L))
+      continue;
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB) {
+        auto *Call = dyn_cast<CallInst>(&I);
+        Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+        if (!Callee || Callee->isIntrinsic() || Callee == &F || !Call->mayReadOrWriteMemory() ||
+            isNestedCallPart(*Call) || any_of(ToInline, [&](auto &P) { return P.first == Call; }))
+          continue;
+        if (Callee->isDeclaration()) {
+          // Only a loop with no far access of its own would stay serial
+          // without it: the others keep their plain calls, and adapt.
+          if (!HasOwnFarAccesses(L) && mayResumeElsewhere(*Call, TLI)) {
+            ToResume.push_back({Call, L});
+            continue;
+          }
+          ORE.emit([&] {
+            return OptimizationRemarkAnalysis(RemarkPass, "CallInPlace", Call)
+                   << calleeText(*Callee)
+                   << " is defined in another translation unit: it runs in place, as a plain call, and the "
+                      "iteration does not suspend inside it";
+          });
+          continue;
+        }
+        if (!Callee->hasExactDefinition() || !mayResumeCallee(*Callee))
+          continue;
+        if (isRecursive(*Callee)) {
+          ++NumRecursive;
+          LLVM_DEBUG(dbgs() << "memcoro-nested-calls: recursive, left plain:" << *Call << "\n");
+          ORE.emit([&] {
+            return OptimizationRemarkMissed(RemarkPass, "RecursiveCallee", Call)
+                   << calleeText(*Callee)
+                   << " is recursive, so its frames have no bound: it runs in place, as a plain call, and its "
+                      "far accesses are not overlapped with other iterations";
+          });
+          continue;
+        }
+        ToInline.push_back({Call, L});
+      }
+  }
+  if (ToInline.empty() && ToResume.empty())
+    return PreservedAnalyses::all();
+  LLVMContext &Ctx = F.getContext();
+  for (auto &[Call, L] : ToResume)
+    resumeInOtherUnit(*Call, *L, ORE);
+  for (auto &[Call, L] : ToInline) {
+    Function &Callee = *Call->getCalledFunction();
+    DebugLoc Loc = Call->getDebugLoc();
+    std::string Name = demangle(Callee.getName());
+    // Inlining splits the call's block, which may be the latch: the loop's
+    // properties are set while LoopInfo still names it.
+    MDNode *OldID = L->getLoopID();
+    MDNode *Nested = MDNode::get(Ctx, {MDString::get(Ctx, NestedMD), MDString::get(Ctx, Name)});
+    L->setLoopID(makePostTransformationMetadata(Ctx, OldID, {}, {Nested}));
+    InlineFunctionInfo IFI;
+    if (!InlineFunction(*Call, IFI).isSuccess()) {
+      LLVM_DEBUG(dbgs() << "memcoro-nested-calls: could not copy " << Name << "\n");
+      L->setLoopID(OldID);
+      continue;
+    }
+    ++NumNested;
+    LLVM_DEBUG(dbgs() << "memcoro-nested-calls: " << Name << " resumed inside its loop\n");
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(RemarkPass, "NestedCallee", Loc, L->getHeader())
+             << "callee '" << Name
+             << "' copied into the marked loop, so that the iteration can suspend at its far accesses";
+    });
+  }
+  return PreservedAnalyses::none();
+}
+
+std::string memcoro::nestedCalleesRemark(const Loop &L) {
+  SmallVector<std::string, 2> Names, Extern;
+  if (MDNode *ID = L.getLoopID())
+    for (const MDOperand &Op : drop_begin(ID->operands()))
+      if (auto *Node = dyn_cast<MDNode>(Op.get()); Node && Node->getNumOperands() == 2)
+        if (auto *Tag = dyn_cast<MDString>(Node->getOperand(0));
+            Tag && (Tag->getString() == NestedMD || Tag->getString() == NestedExternMD)) {
+          auto &List = Tag->getString() == NestedMD ? Names : Extern;
+          if (std::string Name = cast<MDString>(Node->getOperand(1))->getString().str(); !is_contained(List, Name))
+            List.push_back(Name);
+        }
+  std::string Text;
+  for (const std::string &Name : Names)
+    Text += (Text.empty() ? "" : "; ") + ("callee '" + Name + "' resumed as a nested coroutine");
+  if (!Names.empty())
+    Text += Names.size() == 1 ? " (its frame lives in the iteration's slot, its far accesses suspend it)"
+                              : " (their frames live in the iteration's slot, their far accesses suspend it)";
+  for (const std::string &Name : Extern)
+    Text += (Text.empty() ? "" : "; ") +
+            ("callee '" + Name +
+             "' of another translation unit resumed as a nested coroutine where that unit was built by memcoro-cc "
+             "(a plain call otherwise)");
+  return Text;
+}

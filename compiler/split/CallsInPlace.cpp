@@ -1,0 +1,240 @@
+//===- CallsInPlace.cpp - calls that a marked loop's iterations make in place -===//
+//
+// Part of memcoro-split's legality (SplitInternal.h; issue 17, items 7a and
+// 8). A call in a marked loop that may read or write memory and was not
+// inlined (a helper in another translation unit, a noinline function, a
+// function pointer, calloc on a bucket's overflow path, a lock taken through
+// inline asm) runs in place: inside the phase of the iteration that reaches
+// it, to its end, without suspending. What it touches is covered by the
+// contract, as the body of an `omp parallel for` is, whatever it calls: no
+// other iteration depends on it through memory. Values live across the call
+// are ordinary values of the phase, and a suspension's prefetch is only a
+// hint: the access itself still runs where the iteration reaches it, after
+// any call before it.
+//
+// Calls the contract cannot cover keep the loop serial, with a remark:
+//   - input and output of the C library (printf, puts, fwrite, read...): the
+//     serial loop fixes the order of the lines; interleaved, they would come
+//     out in another order, which a user comparing outputs takes for a wrong
+//     answer (OpenMP prints them in any order, but memcoro promises the
+//     serial loop's output);
+//   - the C library's hidden state (rand, strtok): each call's result depends
+//     on every call before it, in iteration order;
+//   - a call that may throw: the exception would leave the loop with later
+//     iterations half done (an invoke, or a call not marked nounwind; C++
+//     code declares the callee noexcept);
+//   - a call that returns twice (setjmp).
+// A call that takes a lock (inline asm with side effects, pthread and OpenMP
+// locks, `omp critical`) runs in place too, but the iteration must not
+// suspend after it: another iteration on this thread that waits for the same
+// lock would never let the holder resume. A suspension after the lock in its
+// block moves in front of it (lock(&b->latch); b->count: the same line);
+// one on another path (a bucket's overflow) is dropped, the access waiting
+// for its line with the lock held, as in the serial loop.
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "NestedCalls.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/Support/Debug.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumCallsInPlace, "Number of calls that may access memory run in place in interleaved iterations");
+
+namespace {
+enum class LibraryCall { Other, InputOutput, HiddenState, TakesLock };
+} // namespace
+
+static LibraryCall classify(const CallBase &Call) {
+  if (const auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand()))
+    return Asm->hasSideEffects() ? LibraryCall::TakesLock : LibraryCall::Other;
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return LibraryCall::Other;
+  StringRef Name = Callee->getName();
+  // _FORTIFY_SOURCE's checked versions and glibc's unlocked ones.
+  Name.consume_front("__");
+  Name.consume_back("_chk");
+  Name.consume_back("_unlocked");
+  return StringSwitch<LibraryCall>(Name)
+      .Cases("printf", "fprintf", "vprintf", "vfprintf", "dprintf", "vdprintf", LibraryCall::InputOutput)
+      .Cases("puts", "fputs", "putchar", "fputc", "putc", "fwrite", "fflush", LibraryCall::InputOutput)
+      .Cases("write", "pwrite", "writev", "perror", "fopen", "fclose", "fseek", LibraryCall::InputOutput)
+      .Cases("scanf", "fscanf", "vscanf", "vfscanf", "getchar", "getc", "fgetc", LibraryCall::InputOutput)
+      .Cases("fgets", "fread", "read", "pread", "readv", "ungetc", "rewind", LibraryCall::InputOutput)
+      .Cases("rand", "random", "drand48", "lrand48", "mrand48", "srand", "srandom", LibraryCall::HiddenState)
+      .Cases("strtok", "getline", LibraryCall::HiddenState)
+      .Cases("pthread_mutex_lock", "pthread_mutex_trylock", "pthread_spin_lock", "pthread_spin_trylock",
+             LibraryCall::TakesLock)
+      .Cases("pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "omp_set_lock", "omp_set_nest_lock",
+             LibraryCall::TakesLock)
+      .Cases("kmpc_critical", "kmpc_critical_with_hint", "omp_test_lock", LibraryCall::TakesLock)
+      .Default(LibraryCall::Other);
+}
+
+bool memcoro::isKnownLibraryCall(const CallBase &Call) { return classify(Call) != LibraryCall::Other; }
+
+std::string memcoro::calleeName(const CallBase &Call) {
+  if (isa<InlineAsm>(Call.getCalledOperand()))
+    return "inline asm";
+  if (const Function *Callee = Call.getCalledFunction())
+    return "'" + demangle(Callee->getName()) + "'";
+  return "a function pointer";
+}
+
+std::optional<SerialReason> memcoro::acceptCallInPlace(LoopPlan &Plan, CallBase &Call) {
+  // The ramp, resume and plain calls of a callee of another unit that the
+  // iteration resumes (NestedCalls.cpp), and its yield: the remark names the
+  // callee instead.
+  if (isNestedCallPart(Call))
+    return std::nullopt;
+  auto serial = [&](const Twine &Why) -> SerialReason {
+    std::string Text = ("call to " + calleeName(Call) + " " + Why).str();
+    LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << " left serial: " << Text
+                      << "\n");
+    return {"Call", std::move(Text), &Call};
+  };
+  LibraryCall Kind = classify(Call);
+  if (Kind == LibraryCall::InputOutput)
+    return serial("does input or output, whose order the serial loop fixes and interleaved iterations would "
+                  "change: move it out of the loop (collect what to print in an array)");
+  if (Kind == LibraryCall::HiddenState)
+    return serial("uses hidden state of the C library, so each result depends on the calls before it in "
+                  "iteration order: use a reentrant form (rand_r, strtok_r) with state per iteration");
+  if (Call.hasFnAttr(Attribute::ReturnsTwice))
+    return serial("returns twice (setjmp), which an iteration that suspends cannot do");
+  if (!Call.doesNotThrow())
+    return serial("may throw an exception, which would leave the loop with later iterations half done: "
+                  "declare the callee noexcept to interleave the loop");
+  Plan.CallsInPlace.push_back(&Call);
+  Plan.TakesLock |= Kind == LibraryCall::TakesLock;
+  ++NumCallsInPlace;
+  LLVM_DEBUG(dbgs() << "memcoro-split: runs in place:" << Call << "\n");
+  return std::nullopt;
+}
+
+/// Whether \p Later may run after \p First in one iteration of \p L.
+static bool mayRunAfter(const Loop &L, const Instruction *First, const Instruction *Later) {
+  const BasicBlock *From = First->getParent(), *To = Later->getParent();
+  if (From == To && First->comesBefore(Later))
+    return true;
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 8> Work(succ_begin(From), succ_end(From));
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (BB == L.getHeader() || !L.contains(BB) || !Seen.insert(BB).second)
+      continue;
+    if (BB == To)
+      return true;
+    append_range(Work, successors(BB));
+  }
+  return false;
+}
+
+/// Plans the move of \p V's pure address arithmetic up to \p At (a Hoist, as
+/// coalescing records them), when At dominates it.
+static bool availableAt(const SplitAnalyses &A, Value *V, Instruction *At, unsigned Depth,
+                        SmallVectorImpl<Hoist> &Moves) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || A.DT.dominates(I, At))
+    return true;
+  if (Depth == 0 || !A.DT.dominates(At, I) || isa<PHINode>(I) ||
+      !(isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I)) ||
+      !isSafeToSpeculativelyExecute(I))
+    return false;
+  for (Value *Op : I->operands())
+    if (!availableAt(A, Op, At, Depth - 1, Moves))
+      return false;
+  Moves.push_back({I, At});
+  return true;
+}
+
+std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan) {
+  if (!Plan.TakesLock)
+    return std::nullopt;
+  SmallVector<CallBase *, 2> Locks;
+  for (CallBase *Call : Plan.CallsInPlace)
+    if (classify(*Call) == LibraryCall::TakesLock)
+      Locks.push_back(Call);
+  for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();) {
+    SmallVector<CallBase *, 2> Before;
+    for (CallBase *Lock : Locks)
+      if (mayRunAfter(Plan.L, Lock, It->At))
+        Before.push_back(Lock);
+    if (Before.empty()) {
+      ++It;
+      continue;
+    }
+    // The yield moves in front of the first lock, or of the spin loop that
+    // takes it: the lock's own word and the record it guards
+    // (lock(&b->latch); n = b->count) are usually the line the suspension
+    // prefetches. The move needs every lock, and no other yield, between
+    // the new place and the old, and the addresses computable there.
+    Instruction *Place = nullptr;
+    for (CallBase *Lock : Before)
+      if (all_of(Before, [&](CallBase *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
+        Place = Lock;
+    if (Place)
+      if (Loop *Spin = A.LI.getLoopFor(Place->getParent()); Spin != &Plan.L) {
+        while (Spin->getParentLoop() != &Plan.L)
+          Spin = Spin->getParentLoop();
+        BasicBlock *Entry = Spin->getLoopPreheader();
+        Place = Entry ? Entry->getTerminator() : nullptr;
+      }
+    SmallVector<Hoist, 4> Moves;
+    bool Movable =
+        Place && A.DT.dominates(Place, It->At) &&
+        all_of(Before, [&](CallBase *Lock) { return Lock == Place || A.DT.dominates(Place, Lock); }) &&
+        none_of(Plan.Suspensions, [&](const Suspension &Other) { return Other.At == Place; }) &&
+        !suspendsBetween(Plan, A.LI, Place, It->At, It->At);
+    for (const auto &[Ptr, Write] : It->Prefetch)
+      Movable = Movable && availableAt(A, Ptr, Place, 6, Moves);
+    for (const auto &[Ptr, Offset] : It->PrefetchFields)
+      Movable = Movable && availableAt(A, Ptr, Place, 6, Moves);
+    if (Movable) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the suspension at" << *It->At << " moves before" << *Place << "\n");
+      append_range(Plan.Hoists, Moves);
+      It->At = Place;
+      ++It;
+      continue;
+    }
+    // On another path (a bucket's overflow), the access waits for its line
+    // with the lock held, as in the serial loop.
+    LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At << ": a lock may be held there\n");
+    append_range(Plan.UnderLock, It->Accesses);
+    It = Plan.Suspensions.erase(It);
+  }
+  if (!Plan.Suspensions.empty())
+    return std::nullopt;
+  std::string Text = "every far access of the loop may run while the lock taken by the call to " +
+                     calleeName(*Locks.front()) +
+                     " is held, where an iteration must not suspend (another iteration of this thread waiting "
+                     "for the same lock would never let it resume): access the far data before taking the lock";
+  LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << " left serial: " << Text
+                    << "\n");
+  return SerialReason{"SuspendsUnderLock", std::move(Text), Locks.front()};
+}
+
+std::string memcoro::callsInPlaceSummary(const LoopPlan &Plan) {
+  SmallVector<std::string, 4> Names;
+  for (const CallBase *Call : Plan.CallsInPlace)
+    if (std::string Name = calleeName(*Call); !is_contained(Names, Name))
+      Names.push_back(Name);
+  std::string Text = Names.size() == 1 ? "the call to " : "the calls to ";
+  for (unsigned K = 0; K < Names.size(); ++K)
+    Text += (K == 0 ? "" : K + 1 == Names.size() ? " and " : ", ") + Names[K];
+  return Text + (Names.size() == 1 ? " runs" : " run") + " in place, inside the iteration's phase, under the loop's contract";
+}
