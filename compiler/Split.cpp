@@ -97,6 +97,7 @@ std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, boo
     Why = planOrdered(A, Plan);
   if (!Why) {
     Plan.AmuKeptStatic = chooseAmuDispatch(Plan);
+    planEarlyExits(A, Plan);
     chooseScavenging(Plan);
   }
   if (Why || !Keep)
@@ -204,6 +205,11 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << "; its stalls are not lent to scavengers: " << Plan.ScavengeSkipped;
     if (Plan.ReassociatedByOpenMP)
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
+    if (!Plan.EarlyExits.empty())
+      R << "; early exit: the first exiting iteration in iteration order wins, iterations after it leave no "
+           "effect and no iteration past it is launched"
+        << (Plan.WaitsForTurn && Plan.Ordered.empty() ? " (iterations end in iteration order, for the reductions)"
+                                                      : "");
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
     R << inlinedCopy(L, A.F);

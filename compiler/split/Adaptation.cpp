@@ -201,10 +201,10 @@ void WindowLoop::cloneSerialLoop() {
                                           makePostTransformationMetadata(Ctx, Id, Drop, {}));
     }
   // Edges out of the loop other than the latch's (to code that ends the
-  // program) leave from the copy too.
+  // program, early exits) leave from the copy too.
   for (BasicBlock *BB : L.blocks())
     for (BasicBlock *Succ : successors(BB))
-      if (!L.contains(Succ) && Succ != Plan.Exit)
+      if (!L.contains(Succ) && (Succ != Plan.Exit || BB != Plan.Latch))
         for (PHINode &Phi : Succ->phis())
           if (int Idx = Phi.getBasicBlockIndex(BB); Idx >= 0)
             Phi.addIncoming(mapped(Phi.getIncomingValue(Idx)), cast<BasicBlock>(VMap[BB]));

@@ -128,6 +128,7 @@ LoweredLoop CoroutineLowering::run() {
       Mirror->eraseFromParent();
   // Run-time adaptation copies the serial loop now, before it changes.
   std::unique_ptr<RunTimeAdaptation> Adapt = createRunTimeAdaptation(A, Plan, ORE);
+  std::unique_ptr<EarlyExitCodeGen> Exits = createEarlyExitCodeGen(A, Plan);
 
   // Everything SCEV knows is expanded in the preheader, before the loop's
   // shape changes under it: trip count, induction starts and steps, exit values.
@@ -195,6 +196,8 @@ LoweredLoop CoroutineLowering::run() {
   if (Waits)
     Waits->createState(EB);
   S.SlotIndex = EB.CreateAlloca(I64, nullptr, "memcoro.slot");
+  if (Exits)
+    Exits->initState(EB, PB, TripCount);
   SmallVector<AllocaInst *, 2> Accumulators;
   for (const Reduction &R : Plan.Reductions)
     Accumulators.push_back(EB.CreateAlloca(R.Phi->getType(), nullptr, R.Phi->getName() + ".memcoro.acc"));
@@ -272,6 +275,8 @@ LoweredLoop CoroutineLowering::run() {
   Instruction *ToIterEnd = BranchInst::Create(IterEnd, Latch);
   if (Waits && Waits->waitsAtIterationEnd())
     WaitAts.push_back(ToIterEnd);
+  if (Exits)
+    Exits->joinExits(ToIterEnd, IRBuilder<>(S.IterStart->getTerminator()).CreateFreeze(KInLoop, "memcoro.exit.k"));
   // The exit test and the induction updates feeding it are dead now; left in
   // place they would look live across suspensions and be saved for nothing.
   RecursivelyDeleteTriviallyDeadInstructions(ExitTest);
@@ -281,11 +286,12 @@ LoweredLoop CoroutineLowering::run() {
     const Reduction &R = Plan.Reductions[RI];
     AllocaInst *Acc = Accumulators[RI];
     Value *Partial = XB.CreateLoad(Acc->getAllocatedType(), Acc);
+    Value *Part = Exits ? Exits->contribution(XB, RI) : R.LatchValue;
     Value *Folded;
     if (R.IsIntrinsic)
-      Folded = XB.CreateBinaryIntrinsic(R.Opcode, Partial, R.LatchValue);
+      Folded = XB.CreateBinaryIntrinsic(R.Opcode, Partial, Part);
     else
-      Folded = XB.CreateBinOp(static_cast<Instruction::BinaryOps>(R.Opcode), Partial, R.LatchValue);
+      Folded = XB.CreateBinOp(static_cast<Instruction::BinaryOps>(R.Opcode), Partial, Part);
     if (auto *FP = dyn_cast<Instruction>(Folded); FP && R.ReassocSource)
       FP->copyFastMathFlags(R.ReassocSource);
     XB.CreateStore(Folded, Acc);
@@ -459,6 +465,8 @@ LoweredLoop CoroutineLowering::run() {
   Gen->beforePromotion();
   if (Adapt)
     Adapt->finish(S.Sched, Done);
+  if (Exits)
+    Exits->finish(Done, Accumulators, TripCount, S.TripCount, Adapt ? Adapt->windowStart() : nullptr);
 
   DominatorTree FreshDT(F);
   SmallVector<AllocaInst *, 8> Scalars;
@@ -467,6 +475,8 @@ LoweredLoop CoroutineLowering::run() {
     Waits->promotableState(Scalars);
   append_range(Scalars, Accumulators);
   append_range(Scalars, Counters);
+  if (Exits)
+    Exits->promotableState(Scalars);
   PromoteMemToReg(Scalars, FreshDT, &A.AC);
   Gen->finishLowering();
 

@@ -442,6 +442,8 @@ void LoopPlan::print(raw_ostream &OS) const {
     OS << "  reduction: " << name(R.Phi) << " "
        << (R.IsIntrinsic ? Intrinsic::getBaseName(R.Opcode) : StringRef(Instruction::getOpcodeName(R.Opcode)))
        << " from " << name(R.Identity) << "\n";
+  for (const auto &[From, To] : EarlyExits)
+    OS << "  early exit: " << name(From) << " -> " << name(To) << ", the lowest exiting iteration wins\n";
   for (const auto &[Phi, AtExit] : ExitValues)
     OS << "  exit value: " << name(Phi) << " = " << *AtExit << "\n";
   for (const AllocaInst *Alloca : PrivateAllocas)
