@@ -5,7 +5,7 @@
 ; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
 
 ; The plan says the same, with the remark's tag, for every loop in order.
-; PLAN:      loop %if.else in function 'early_exit': left serial (EarlyExit): the loop has an early exit
+; PLAN:      loop %if.else in function 'early_exit': left serial (EarlyExit): the loop has an early exit (break, return or goto out of the loop) and writes memory at
 ; PLAN-NEXT: loop %if.else in function 'carried': left serial (LoopCarried):
 ; PLAN-NEXT: loop %if.else in function 'calls': left serial (Call): call to 'opaque' may access memory
 ; PLAN-NEXT: loop %if.else in function 'streams': left serial (NoSuspension):
@@ -16,7 +16,7 @@
 ; PLAN-NEXT: loop %if.else in function 'volatile_read': left serial (Volatile):
 
 
-; REMARK: marked loop left serial: the loop has an early exit (break, return or goto out of the loop)
+; REMARK: marked loop left serial: the loop has an early exit (break, return or goto out of the loop) and writes memory at {{.*}}: interleaved, iterations after the exiting one could store before the exit is known
 ; REMARK: marked loop left serial: a value is carried from one iteration to the next and is not a reduction memcoro recognises
 ; REMARK: marked loop left serial: call to 'opaque' may access memory and could not be inlined
 ; REMARK: marked loop left serial: no access in the loop looks long-latency
@@ -33,7 +33,7 @@
 target triple = "x86_64-pc-linux-gnu"
 
 ; Function Attrs: nofree noinline norecurse nosync nounwind memory(argmem: read) uwtable
-define dso_local range(i64 0, -9223372036854775808) i64 @early_exit(ptr nocapture noundef readonly %a, ptr nocapture noundef readonly %idx, i32 noundef %n) local_unnamed_addr {
+define dso_local range(i64 0, -9223372036854775808) i64 @early_exit(ptr nocapture noundef %a, ptr nocapture noundef readonly %idx, i32 noundef %n) local_unnamed_addr {
 entry:
   %cmp7 = icmp sgt i32 %n, 0
   br i1 %cmp7, label %if.else.preheader, label %for.end
@@ -55,6 +55,8 @@ if.else:                                          ; preds = %if.else.preheader, 
 
 if.end:                                           ; preds = %if.else
   %add = add nuw nsw i64 %1, %s.08
+  %seen = getelementptr inbounds i64, ptr %a, i64 %indvars.iv
+  store i64 %add, ptr %seen, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
   br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !16
