@@ -408,6 +408,7 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
                     : !Plan.PrivateAllocas.empty() ? "its iterations have stack memory of their own"
                     : Plan.ScavengeNs              ? "its stalls are lent to scavengers (-fmemcoro-scavenge)"
                     : Plan.Style == Dispatch::Pipeline ? "it runs as a pipeline (-memcoro-dispatch=pipeline)"
+                    : Plan.ExitAtLaunch ? "its exit test is evaluated at launch, which the serial copy would skip"
                                                    : nullptr;
   // A value of the loop used outside it other than through the exit's phis
   // could not be given the serial copy's value.

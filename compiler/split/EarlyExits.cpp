@@ -105,6 +105,12 @@ bool memcoro::takenOnlyFromEarlyExits(const LoopPlan &Plan, const PHINode &Phi, 
 }
 
 void memcoro::planEarlyExits(const SplitAnalyses &A, LoopPlan &Plan) {
+  // Launches decide one by one whether the next iteration exists, which
+  // lockstep and the pipeline decide for a group at once.
+  if (Plan.ExitAtLaunch) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: the exit test runs at launch: ring dispatch\n");
+    Plan.Style = Dispatch::Ring;
+  }
   if (Plan.EarlyExits.empty())
     return;
   ++NumEarlyExitLoops;
@@ -145,6 +151,10 @@ class EarlyExits final : public EarlyExitCodeGen {
 public:
   EarlyExits(const SplitAnalyses &A, const LoopPlan &Plan);
   void initState(IRBuilder<> &Entry, IRBuilder<> &Preheader, Value *TripCount) override;
+  void startIteration(IRBuilder<> &B, Value *K) override {
+    if (Plan.ExitAtLaunch)
+      emitExitAtLaunch(Plan, B, K, Cursors, Limit);
+  }
   void joinExits(Instruction *ToIterEnd, Value *K) override;
   Value *contribution(IRBuilder<> &B, unsigned R) override;
   void finish(BasicBlock *Done, ArrayRef<AllocaInst *> Accumulators, Value *TripCount, Value *WindowTrips,
@@ -170,6 +180,8 @@ private:
   StoreInst *LimitInit = nullptr;
   SmallVector<PHINode *, 2> Parts;
   Value *Iter = nullptr;
+  /// The values an exit test at launch carries to the next launch.
+  SmallVector<AllocaInst *, 1> Cursors;
 };
 
 } // namespace
@@ -216,10 +228,16 @@ void EarlyExits::initState(IRBuilder<> &Entry, IRBuilder<> &Preheader, Value *Tr
   Preheader.CreateStore(ConstantInt::getAllOnesValue(I64), ExitIter);
   Preheader.CreateStore(Preheader.getInt32(0), ExitEdge);
   LimitInit = Preheader.CreateStore(TripCount, Limit);
+  for (PHINode *Chain : Plan.LaunchChains) {
+    Cursors.push_back(Entry.CreateAlloca(Chain->getType(), nullptr, Chain->getName() + ".memcoro.cursor"));
+    Preheader.CreateStore(Chain->getIncomingValueForBlock(Plan.Preheader), Cursors.back());
+  }
 }
 
 void EarlyExits::joinExits(Instruction *ToIterEnd, Value *K) {
   Iter = K;
+  if (Edges.empty())
+    return;
   BasicBlock *Latch = ToIterEnd->getParent();
   BasicBlock *Ending = SplitBlock(Latch, ToIterEnd, static_cast<DominatorTree *>(nullptr), nullptr, nullptr,
                                   "memcoro.iter.ending");
@@ -285,6 +303,8 @@ void EarlyExits::joinExits(Instruction *ToIterEnd, Value *K) {
 }
 
 Value *EarlyExits::contribution(IRBuilder<> &B, unsigned R) {
+  if (Edges.empty())
+    return Plan.Reductions[R].LatchValue;
   Value *Counts = B.CreateICmpULT(Iter, B.CreateLoad(B.getInt64Ty(), ExitIter), "memcoro.counts");
   return B.CreateSelect(Counts, Parts[R], Plan.Reductions[R].Identity);
 }
@@ -314,6 +334,8 @@ void EarlyExits::finish(BasicBlock *Done, ArrayRef<AllocaInst *> Accumulators, V
                                      B.CreateSub(B.CreateLoad(I64, Limit), WindowStart));
     });
   limitUses(TripCount, [&](IRBuilder<> &B) { return B.CreateLoad(I64, Limit, "memcoro.limit"); });
+  if (Edges.empty())
+    return;
 
   auto *ToExit = cast<BranchInst>(Done->getTerminator());
   BasicBlock *LoopExit = ToExit->getSuccessor(0);
@@ -359,12 +381,13 @@ void EarlyExits::finish(BasicBlock *Done, ArrayRef<AllocaInst *> Accumulators, V
 
 void EarlyExits::promotableState(SmallVectorImpl<AllocaInst *> &Allocas) {
   Allocas.append({ExitIter, ExitEdge, Limit});
+  append_range(Allocas, Cursors);
   for (Edge &E : Edges)
     append_range(Allocas, E.Recorded);
 }
 
 std::unique_ptr<EarlyExitCodeGen> memcoro::createEarlyExitCodeGen(const SplitAnalyses &A, const LoopPlan &Plan) {
-  if (Plan.EarlyExits.empty())
+  if (Plan.EarlyExits.empty() && !Plan.ExitAtLaunch)
     return nullptr;
   return std::make_unique<EarlyExits>(A, Plan);
 }

@@ -146,6 +146,10 @@ std::optional<SerialReason> SplitLegality::checkTripCount() {
     revert();
     Plan.BoundEvaluatedOnce = false;
   }
+  if (auto Why = recogniseExitAtLaunch(A, Plan); !Why)
+    return std::nullopt;
+  else if (Why->At)
+    return Why;
   return serial("UnknownTripCount",
                 "the number of iterations cannot be computed before the loop starts (the exit test "
                 "depends on values computed in the loop)",
@@ -382,6 +386,9 @@ static std::string variableName(Value &V) {
 
 std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
   for (PHINode &Phi : Plan.Header->phis()) {
+    // Carried by the exit test at launch (LaunchExit.cpp).
+    if (is_contained(Plan.LaunchChains, &Phi))
+      continue;
     if (auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(&Phi));
         AR && AR->getLoop() == &L && AR->isAffine()) {
       SCEVExpander Probe(A.SE, A.DL, "memcoro");

@@ -260,6 +260,8 @@ LoweredLoop CoroutineLowering::run() {
   }
   for (const Reduction &R : Plan.Reductions)
     R.Phi->replaceAllUsesWith(R.Identity);
+  if (Exits)
+    Exits->startIteration(IB, KInLoop);
   Frame.privatizeStackMemory(IB, S.SlotIndex);
   IB.CreateBr(Header);
   while (auto *Phi = dyn_cast<PHINode>(&Header->front()))

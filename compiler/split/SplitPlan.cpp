@@ -253,6 +253,9 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   SmallPtrSet<Instruction *, 16> IsRemote;
   for (const RemoteAccess &RA : *Remote)
     IsRemote.insert(RA.Access);
+  // An exit test run at launch reads its data there, in iteration order.
+  for (Instruction *I : Plan.LaunchOnly)
+    IsRemote.erase(I);
   // Profile evidence outranks the static cost model: the model judges only
   // the candidates the profile has no verdict on.
   if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
