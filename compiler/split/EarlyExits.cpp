@@ -313,7 +313,7 @@ Value *EarlyExits::contribution(IRBuilder<> &B, unsigned R) {
 void EarlyExits::limitUses(Value *V, function_ref<Value *(IRBuilder<> &)> Limited) {
   for (Use &U : make_early_inc_range(V->uses())) {
     auto *User = cast<Instruction>(U.getUser());
-    if (User == LimitInit)
+    if (User == LimitInit || User->getFunction() != LimitInit->getFunction())
       continue;
     Instruction *At = User;
     if (auto *Phi = dyn_cast<PHINode>(User))

@@ -137,6 +137,11 @@ LoweredLoop CoroutineLowering::run() {
   Value *BTC = Exp.expandCodeFor(Plan.BackedgeTakenCount, Plan.BackedgeTakenCount->getType(), PreTerm);
   IRBuilder<> PB(PreTerm);
   Value *TripCount = PB.CreateAdd(PB.CreateZExtOrTrunc(BTC, I64), ConstantInt::get(I64, 1), "memcoro.trips");
+  // Exits lower the limit on launches, whose every use they rewrite: an
+  // instruction of its own, not a constant shared with the whole module.
+  if (Exits && !isa<Instruction>(TripCount))
+    TripCount = PB.Insert(BinaryOperator::CreateAdd(PB.CreateZExtOrTrunc(BTC, I64), ConstantInt::get(I64, 1)),
+                          "memcoro.trips");
   SmallVector<InductionStart, 2> IVPlans;
   for (PHINode *Phi : Plan.Inductions) {
     auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Phi));

@@ -253,9 +253,18 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   SmallPtrSet<Instruction *, 16> IsRemote;
   for (const RemoteAccess &RA : *Remote)
     IsRemote.insert(RA.Access);
-  // An exit test run at launch reads its data there, in iteration order.
+  // An exit test run at launch reads its data there, in iteration order,
+  // and brings in the lines of what it reads (p->key beside p->next).
   for (Instruction *I : Plan.LaunchOnly)
     IsRemote.erase(I);
+  for (Instruction *I : Plan.LaunchSlice)
+    if (auto *Load = dyn_cast<LoadInst>(I))
+      for (Instruction *C : make_early_inc_range(IsRemote))
+        if (accessedPointer(*C)->getType()->getPointerAddressSpace() == 0 &&
+            withinOneLine(accessedPointer(*C), Load->getPointerOperand(), A.DL)) {
+          IsRemote.erase(C);
+          Plan.Covered.push_back(C);
+        }
   // Profile evidence outranks the static cost model: the model judges only
   // the candidates the profile has no verdict on.
   if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))

@@ -19,6 +19,15 @@ static int find_first(const int64_t *a, const int32_t *idx, int n, int64_t key) 
   return found;
 }
 
+// A fixed window: a constant trip count, the constant used elsewhere too.
+static int find_in_window(const int64_t *a, const int32_t *idx, int64_t key) {
+#pragma memcoro parallel(N)
+  for (int i = 0; i < 64; ++i)
+    if (a[idx[i]] == key)
+      return i;
+  return 64;
+}
+
 static long probe_first_hit(struct node **heads, const int64_t *keys, long n, int64_t *value) {
 #pragma memcoro parallel(N)
   for (long i = 0; i < n; ++i)
@@ -50,12 +59,12 @@ out:
 int main(int argc, char **argv) {
   int n = diff_trips(argc, argv);
   int64_t *a = diff_alloc(sizeof *a * TABLE);
-  int32_t *idx = diff_alloc(sizeof *idx * (n + 1));
+  int32_t *idx = diff_alloc(sizeof *idx * (n + 64));
   int64_t *keys = diff_alloc(sizeof *keys * (n + 1));
   struct node *nodes = diff_alloc(sizeof *nodes * NODES);
   struct node **heads = diff_alloc(sizeof *heads * BUCKETS);
   for (int i = 0; i < TABLE; ++i) a[i] = (int64_t)(diff_rand() % 100000);
-  for (int i = 0; i < n; ++i) idx[i] = diff_rand() % TABLE;
+  for (int i = 0; i < n + 64; ++i) idx[i] = diff_rand() % (TABLE - 64);
   for (int i = 0; i < NODES; ++i) {
     nodes[i].key = (int64_t)(diff_rand() % (1 << 20)) * 2;  // even: a probe with an odd key misses
     nodes[i].value = (int64_t)(diff_rand() % 1000);
@@ -87,8 +96,8 @@ int main(int argc, char **argv) {
     long hit = probe_first_hit(heads, keys, n, &value);
     int64_t stop = at[k] < n ? keys[at[k]] : -1;
     int64_t total = chain_sum_until(heads, keys, n, stop, &where);
-    printf("%d: %d %ld %lld %lld %d\n", at[k], find_first(a, idx, n, 777777), hit, (long long)value,
-           (long long)total, where);
+    printf("%d: %d %d %ld %lld %lld %d\n", at[k], find_first(a, idx, n, 777777), find_in_window(a, idx, 777777),
+           hit, (long long)value, (long long)total, where);
     for (int d = 2; d >= 0; --d) {
       int i = at[k] + step[d];
       if (i < 0 || i >= n) continue;
