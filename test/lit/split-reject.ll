@@ -182,18 +182,32 @@ entry:
   %tobool.not4 = icmp eq ptr %head, null
   br i1 %tobool.not4, label %for.end, label %if.else
 
-if.else:                                          ; preds = %entry, %if.else
-  %p.06 = phi ptr [ %1, %if.else ], [ %head, %entry ]
-  %s.05 = phi i64 [ %add, %if.else ], [ 0, %entry ]
+; The next node is one of two fields, chosen by the data: the test cannot run
+; at launch (a phi of the body computes it).
+if.else:                                          ; preds = %entry, %latch
+  %p.06 = phi ptr [ %1, %latch ], [ %head, %entry ]
+  %s.05 = phi i64 [ %add, %latch ], [ 0, %entry ]
   %0 = load i64, ptr %p.06, align 8
   %add = add nsw i64 %0, %s.05
-  %next = getelementptr inbounds i8, ptr %p.06, i64 8
+  %odd = trunc i64 %0 to i1
+  br i1 %odd, label %left, label %right
+
+left:                                             ; preds = %if.else
+  %l = getelementptr inbounds i8, ptr %p.06, i64 8
+  br label %latch
+
+right:                                            ; preds = %if.else
+  %r = getelementptr inbounds i8, ptr %p.06, i64 16
+  br label %latch
+
+latch:                                            ; preds = %left, %right
+  %next = phi ptr [ %l, %left ], [ %r, %right ]
   %1 = load ptr, ptr %next, align 8
   %tobool.not = icmp eq ptr %1, null
   br i1 %tobool.not, label %for.end, label %if.else, !llvm.loop !29
 
-for.end:                                          ; preds = %if.else, %entry
-  %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %if.else ]
+for.end:                                          ; preds = %latch, %entry
+  %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %latch ]
   ret i64 %s.0.lcssa
 }
 
