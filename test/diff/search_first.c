@@ -19,6 +19,16 @@ static int find_first(const int64_t *a, const int32_t *idx, int n, int64_t key) 
   return found;
 }
 
+// The counter itself after the loop: where the search stopped, or n.
+static int index_of(const int64_t *a, const int32_t *idx, int n, int64_t key) {
+  int i;
+#pragma memcoro parallel(N)
+  for (i = 0; i < n; ++i)
+    if (a[idx[i]] == key)
+      break;
+  return i;
+}
+
 // A fixed window: a constant trip count, the constant used elsewhere too.
 static int find_in_window(const int64_t *a, const int32_t *idx, int64_t key) {
 #pragma memcoro parallel(N)
@@ -96,7 +106,8 @@ int main(int argc, char **argv) {
     long hit = probe_first_hit(heads, keys, n, &value);
     int64_t stop = at[k] < n ? keys[at[k]] : -1;
     int64_t total = chain_sum_until(heads, keys, n, stop, &where);
-    printf("%d: %d %d %ld %lld %lld %d\n", at[k], find_first(a, idx, n, 777777), find_in_window(a, idx, 777777),
+    printf("%d: %d %d %d %ld %lld %lld %d\n", at[k], find_first(a, idx, n, 777777), index_of(a, idx, n, 777777),
+           find_in_window(a, idx, 777777),
            hit, (long long)value, (long long)total, where);
     for (int d = 2; d >= 0; --d) {
       int i = at[k] + step[d];
