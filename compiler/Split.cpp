@@ -148,6 +148,11 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     });
   }
   BasicBlock *Header = Plan.Header;
+  if (!Plan.ExitsChangedDispatch.empty())
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(RemarkPass, "ExitDispatch", L.getStartLoc(), L.getHeader())
+             << "loop " << Plan.ExitsChangedDispatch;
+    });
   if (Plan.AmuKeptStatic)
     ORE.emit([&] {
       return OptimizationRemarkAnalysis(RemarkPass, "AmuKeptStatic", Plan.Ordered.front().At)

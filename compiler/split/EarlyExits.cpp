@@ -105,25 +105,33 @@ bool memcoro::takenOnlyFromEarlyExits(const LoopPlan &Plan, const PHINode &Phi, 
 }
 
 void memcoro::planEarlyExits(const SplitAnalyses &A, LoopPlan &Plan) {
+  auto runOn = [&](Dispatch Style, const char *Why) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: " << dispatchName(Style) << " dispatch: " << Why << "\n");
+    Plan.ExitsChangedDispatch = ("runs with " + dispatchName(Style) + " dispatch instead of " +
+                                 dispatchName(Plan.Style) + ": " + Why)
+                                    .str();
+    Plan.Style = Style;
+  };
+  if (Plan.EarlyExits.empty() && !Plan.ExitAtLaunch)
+    return;
+  // The completion-order AMU schedulers end iterations in any order.
+  if (Plan.Style == Dispatch::AmuGetfin || Plan.Style == Dispatch::AmuBafin)
+    runOn(Dispatch::Ring, "the schedulers that resume iterations in completion order have no turn for them to "
+                          "end in, which an exit needs");
   // Launches decide one by one whether the next iteration exists, which
   // lockstep and the pipeline decide for a group at once.
-  if (Plan.ExitAtLaunch) {
-    LLVM_DEBUG(dbgs() << "memcoro-split: the exit test runs at launch: ring dispatch\n");
-    Plan.Style = Dispatch::Ring;
-  }
+  if (Plan.ExitAtLaunch && Plan.Style != Dispatch::Ring)
+    runOn(Dispatch::Ring, "its exit test decides at each launch whether the next iteration exists, which "
+                          "lockstep decides for a group at once");
   if (Plan.EarlyExits.empty())
     return;
   ++NumEarlyExitLoops;
-  // The completion-order AMU schedulers end iterations in any order.
-  if (Plan.Style == Dispatch::AmuGetfin || Plan.Style == Dispatch::AmuBafin) {
-    LLVM_DEBUG(dbgs() << "memcoro-split: early exits: the static AMU scheduler's ring\n");
-    Plan.Style = Dispatch::Ring;
-  }
   // The pipeline's stages test each iteration against the trip count, which
   // an exit lowers under an iteration in flight; lockstep steps the same
   // phases in groups.
   if (Plan.Style == Dispatch::Pipeline)
-    Plan.Style = Dispatch::Lockstep;
+    runOn(Dispatch::Lockstep, "an early exit lowers the launch limit under iterations the pipeline's stages "
+                              "have in flight");
   if (Plan.Style == Dispatch::Lockstep) {
     // An iteration that left before the last phase would be resumed again
     // with its group.
@@ -131,10 +139,9 @@ void memcoro::planEarlyExits(const SplitAnalyses &A, LoopPlan &Plan) {
       return all_of(Plan.Suspensions,
                     [&](const Suspension &Sp) { return A.DT.dominates(Sp.At, E.first->getTerminator()); });
     });
-    if (!InLastPhase) {
-      LLVM_DEBUG(dbgs() << "memcoro-split: an early exit before the last phase: ring dispatch\n");
-      Plan.Style = Dispatch::Ring;
-    }
+    if (!InLastPhase)
+      runOn(Dispatch::Ring, "an early exit before the last suspension point would leave its slot to be "
+                            "resumed with its group");
   }
   if (Plan.Style == Dispatch::Ring && !Plan.Reductions.empty()) {
     LLVM_DEBUG(dbgs() << "memcoro-split: early exits with reductions: iterations end in turn\n");

@@ -214,6 +214,9 @@ struct LoopPlan {
   /// exiting block and where it goes. The first exiting iteration in
   /// iteration order wins (EarlyExits.cpp).
   llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>, 1> EarlyExits;
+  /// Why the exits made the loop run on another dispatch than the planner's,
+  /// for an analysis remark; empty when they did not.
+  std::string ExitsChangedDispatch;
   /// The latch's exit test depends on data the loop reads (`key[i] != 0`,
   /// `while (p)`): it runs at launch, in iteration order (LaunchExit.cpp).
   /// The computation of the test and of the values the next iteration

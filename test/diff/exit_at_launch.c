@@ -1,5 +1,5 @@
 // exit_at_launch: loops whose exit depends on data they read, as real code
-// writes them: a work list walked with `for (; p; p = p->next)`, its body gathering from a
+// writes them: a work list walked with `while (p)`, its body gathering from a
 // table per node, and a zero-terminated key array `for (i = 0; key[i] != 0;
 // i++)`. The test runs at launch, in iteration order; the rest interleaves.
 #include "common.h"
@@ -9,8 +9,10 @@ struct work { int32_t key; int32_t weight; struct work *next; };
 static int64_t walk(const struct work *p, const int64_t *t) {
   int64_t total = 0;
 #pragma memcoro parallel(N)
-  for (; p; p = p->next)
+  while (p) {
     total += t[p->key] * p->weight;
+    p = p->next;
+  }
   return total;
 }
 

@@ -5,7 +5,7 @@
 // phase; an exit before it, or in an inner loop, runs on the ring, which ends
 // iterations in turn when a reduction is live. A loop that stores and may
 // exit stays serial.
-// RUN: %memcoro-cc -O2 -fno-memcoro-adapt -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %memcoro-cc -O2 -fno-memcoro-adapt -Rpass=memcoro -Rpass-missed=memcoro -Rpass-analysis=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %memcoro-cc -O2 -fno-memcoro-adapt -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s
 
 int find_first(const long *a, const int *idx, int n, long key) {
@@ -15,7 +15,8 @@ int find_first(const long *a, const int *idx, int n, long key) {
       return i;
   return -1;
 }
-// REMARK: split-early-exit.c:[[@LINE-5]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, lockstep dispatch, {{.*}}; early exit: the first exiting iteration in iteration order wins, iterations after it leave no effect and no iteration past it is launched [-Rpass=memcoro]
+// REMARK: split-early-exit.c:[[@LINE-5]]:3: remark: loop runs with lockstep dispatch instead of pipeline: an early exit lowers the launch limit under iterations the pipeline's stages have in flight
+// REMARK: split-early-exit.c:[[@LINE-6]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, lockstep dispatch, {{.*}}; early exit: the first exiting iteration in iteration order wins, iterations after it leave no effect and no iteration past it is launched [-Rpass=memcoro]
 // The exit records iteration k and its i when k is below the lowest so far,
 // and limits launches to k + 1; done returns the recorded i, or -1.
 // CHECK-LABEL: define {{.*}} @find_first(

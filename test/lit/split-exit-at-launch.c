@@ -28,6 +28,17 @@ long walk(const struct work *p, const long *t) {
 // CHECK-NOT:   call void @llvm.prefetch
 // CHECK:       ret i64
 
+long walk_while(const struct work *p, const long *t) {
+  long sum = 0;
+#pragma memcoro parallel(8)
+  while (p) {
+    sum += t[p->key];
+    p = p->next;
+  }
+  return sum;
+}
+// REMARK: split-exit-at-launch.c:[[@LINE-6]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, ring dispatch, {{.*}}; exit test evaluated at launch
+
 unsigned long until_zero(const unsigned *key, const long *t) {
   unsigned long h = 0;
 #pragma memcoro parallel(8)
