@@ -125,7 +125,7 @@ struct MemcoroDiags {
                      "type %1");
     NotVariable = Err("'%0' in 'remote()' is not a variable; expected a "
                       "pointer or array");
-    NotFor = Err("'#pragma memcoro' must be followed by a 'for' loop");
+    NotFor = Err("'#pragma memcoro' must be followed by a 'for' or 'while' loop");
     OmpFirst = Note("put '#pragma memcoro' after the OpenMP directive, right "
                     "before the 'for'");
     NotInteger = Err("'parallel()' needs an integer, not an expression of "
@@ -605,13 +605,15 @@ private:
     return State->report(Loc, Id);
   }
 
-  /// Lexes `for ( ... )` into Head. Returns false, with every lexed token
+  /// Lexes `for ( ... )` or `while ( ... )` into Head. Returns false, with every lexed token
   /// handed back to the parser, when the pragma is not followed by one.
   bool lexLoopHead(Preprocessor &PP, SourceLocation PragmaLoc,
                    llvm::SmallVectorImpl<Token> &Head) {
     Token Tok;
     PP.Lex(Tok);
-    if (Tok.isNot(tok::kw_for)) {
+    // A while loop is a for loop without init and step: a list walk
+    // `while (p)` is marked as it is written.
+    if (Tok.isNot(tok::kw_for) && Tok.isNot(tok::kw_while)) {
       diag(Tok.is(tok::eof) ? PragmaLoc : Tok.getLocation(), State->Ids.NotFor);
       if (Tok.is(tok::annot_pragma_openmp))
         diag(Tok.getLocation(), State->Ids.OmpFirst);

@@ -34,6 +34,7 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/DependenceAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -98,6 +99,7 @@ std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, boo
     Why = planOrdered(A, Plan);
   if (!Why) {
     Plan.AmuKeptStatic = chooseAmuDispatch(Plan);
+    planEarlyExits(A, Plan);
     chooseScavenging(Plan);
   }
   if (Why || !Keep)
@@ -147,6 +149,11 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     });
   }
   BasicBlock *Header = Plan.Header;
+  if (!Plan.ExitsChangedDispatch.empty())
+    ORE.emit([&] {
+      return OptimizationRemarkAnalysis(RemarkPass, "ExitDispatch", L.getStartLoc(), L.getHeader())
+             << "loop " << Plan.ExitsChangedDispatch;
+    });
   if (Plan.AmuKeptStatic)
     ORE.emit([&] {
       return OptimizationRemarkAnalysis(RemarkPass, "AmuKeptStatic", Plan.Ordered.front().At)
@@ -210,6 +217,14 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << "; its stalls are not lent to scavengers: " << Plan.ScavengeSkipped;
     if (Plan.ReassociatedByOpenMP)
       R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
+    if (Plan.ExitAtLaunch)
+      R << "; exit test evaluated at launch, in iteration order (a serial chain): the rest of the body "
+           "interleaves";
+    if (!Plan.EarlyExits.empty())
+      R << "; early exit: the first exiting iteration in iteration order wins, iterations after it leave no "
+           "effect and no iteration past it is launched"
+        << (Plan.WaitsForTurn && Plan.Ordered.empty() ? " (iterations end in iteration order, for the reductions)"
+                                                      : "");
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
     if (!Nested.empty())
@@ -256,7 +271,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
           Nested.push_back({Id, Sub->getStartLoc()});
     BasicBlock *Anchor = Target->getHeader();
     auto &DI = FAM.getResult<DependenceAnalysis>(F);
-    SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, M.getDataLayout()};
+    SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, M.getDataLayout(), &FAM.getResult<AAManager>(F)};
     if (splitLoop(A, *Target, ORE, HasTwin)) {
       for (auto &[Id, Loc] : Nested) {
         M.getOrInsertNamedMetadata(SeenLoopsMD)->addOperand(MDNode::get(F.getContext(), {Id}));
@@ -288,7 +303,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
       prepareMarkedLoop(*L, LI, DT, SE, AC);
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
   auto &DI = FAM.getResult<DependenceAnalysis>(F);
-  SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout()};
+  SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout(), &FAM.getResult<AAManager>(F)};
   SmallPtrSet<const Loop *, 4> Interleaved;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!getMarkedParallelism(*L))

@@ -201,10 +201,10 @@ void WindowLoop::cloneSerialLoop() {
                                           makePostTransformationMetadata(Ctx, Id, Drop, {}));
     }
   // Edges out of the loop other than the latch's (to code that ends the
-  // program) leave from the copy too.
+  // program, early exits) leave from the copy too.
   for (BasicBlock *BB : L.blocks())
     for (BasicBlock *Succ : successors(BB))
-      if (!L.contains(Succ) && Succ != Plan.Exit)
+      if (!L.contains(Succ) && (Succ != Plan.Exit || BB != Plan.Latch))
         for (PHINode &Phi : Succ->phis())
           if (int Idx = Phi.getBasicBlockIndex(BB); Idx >= 0)
             Phi.addIncoming(mapped(Phi.getIncomingValue(Idx)), cast<BasicBlock>(VMap[BB]));
@@ -404,6 +404,7 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
   const char *Why = Plan.ThroughAmu                ? "its far accesses go through the AMU"
                     : !Plan.PrivateAllocas.empty() ? "its iterations have stack memory of their own"
                     : Plan.ScavengeNs              ? "its stalls are lent to scavengers (-fmemcoro-scavenge)"
+                    : Plan.ExitAtLaunch ? "its exit test is evaluated at launch, which the serial copy would skip"
                                                    : nullptr;
   // A value of the loop used outside it other than through the exit's phis
   // could not be given the serial copy's value.

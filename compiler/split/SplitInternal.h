@@ -42,6 +42,7 @@
 #include <string>
 
 namespace llvm {
+class AAResults;
 class AssumptionCache;
 class DependenceInfo;
 class DominatorTree;
@@ -67,6 +68,8 @@ struct SplitAnalyses {
   llvm::DependenceInfo &DI;
   const RemoteAccessInfo &RAI;
   const llvm::DataLayout &DL;
+  /// Whether a store of the loop may reach what its exit test reads.
+  llvm::AAResults *AA = nullptr;
 };
 
 /// An associative, commutative update of a header phi: the iteration computes
@@ -222,6 +225,22 @@ struct LoopPlan {
   /// A floating-point reduction is reassociated because an OpenMP reduction
   /// clause on the loop permits it, not the file's fast-math flags.
   bool ReassociatedByOpenMP = false;
+  /// Edges out of the loop other than the latch's (break, return): the
+  /// exiting block and where it goes. The first exiting iteration in
+  /// iteration order wins (EarlyExits.cpp).
+  llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>, 1> EarlyExits;
+  /// Why the exits made the loop run on another dispatch than the planner's,
+  /// for an analysis remark; empty when they did not.
+  std::string ExitsChangedDispatch;
+  /// The latch's exit test depends on data the loop reads (`key[i] != 0`,
+  /// `while (p)`): it runs at launch, in iteration order (LaunchExit.cpp).
+  /// The computation of the test and of the values the next iteration
+  /// starts from, operands first; the header phis it carries from one
+  /// iteration to the next; and those of its instructions nothing else uses.
+  bool ExitAtLaunch = false;
+  llvm::SmallVector<llvm::Instruction *, 8> LaunchSlice;
+  llvm::SmallVector<llvm::PHINode *, 1> LaunchChains;
+  llvm::SmallPtrSet<llvm::Instruction *, 8> LaunchOnly;
   /// Values used after the loop that are affine in it: their exit value.
   llvm::SmallVector<std::pair<llvm::PHINode *, const llvm::SCEV *>, 2> ExitValues;
   /// Stack objects private to an iteration (declared in the loop body; LLVM
@@ -830,6 +849,62 @@ public:
 /// says so in a remark. Null when it does not.
 std::unique_ptr<RunTimeAdaptation> createRunTimeAdaptation(const SplitAnalyses &A, const LoopPlan &Plan,
                                                            llvm::OptimizationRemarkEmitter &ORE);
+
+/// Early exits (EarlyExits.cpp). Whether the loop's edges out other than the
+/// latch's can be interleaved: nothing in the loop writes memory (iterations
+/// after the exiting one must leave no visible effect); if so, records them
+/// in Plan.EarlyExits. The reason it cannot, otherwise.
+std::optional<SerialReason> recogniseEarlyExits(const SplitAnalyses &A, LoopPlan &Plan,
+                                               llvm::ArrayRef<llvm::BasicBlock *> Exiting);
+/// Whether \p Phi, outside the loop, takes \p V only on edges from early
+/// exiting blocks (a reduction's running value live out through a break).
+bool takenOnlyFromEarlyExits(const LoopPlan &Plan, const llvm::PHINode &Phi, const llvm::Value *V);
+/// Whether the latch's exit test, without a trip count, can run at launch
+/// (LaunchExit.cpp): it and the header phis it reads are computed from
+/// inductions, themselves and loop invariants by loads and arithmetic that
+/// every iteration runs, and no store of the loop may reach those loads. If
+/// so, records it in \p Plan; otherwise the reason the loop stays serial.
+std::optional<SerialReason> recogniseExitAtLaunch(const SplitAnalyses &A, LoopPlan &Plan);
+/// At iter.start (\p B) of iteration \p K: the carried values from \p Cursors,
+/// the test and the next iteration's values computed there, stored back; a
+/// failed test limits launches to K + 1 (\p Limit).
+void emitExitAtLaunch(const LoopPlan &Plan, llvm::IRBuilder<> &B, llvm::Value *K,
+                      llvm::ArrayRef<llvm::AllocaInst *> Cursors, llvm::AllocaInst *Limit);
+
+/// Once the dispatch is known: lockstep and the pipeline keep their dispatch
+/// when every exit lies in the last phase (iterations end in iteration order
+/// there), else the ring runs the loop; a ring with reductions ends its
+/// iterations in turn, so that none after the exiting one folds its part.
+void planEarlyExits(const SplitAnalyses &A, LoopPlan &Plan);
+
+/// The lowering's side of early exits: every exit joins the iteration's end,
+/// the lowest exiting iteration is recorded with the values it carries out,
+/// later iterations' reduction parts are dropped, no iteration past it is
+/// launched, and after the last slot the winning exit is taken.
+class EarlyExitCodeGen {
+public:
+  virtual ~EarlyExitCodeGen();
+  /// The state, and the limit on launches starting at \p TripCount.
+  virtual void initState(llvm::IRBuilder<> &Entry, llvm::IRBuilder<> &Preheader, llvm::Value *TripCount) = 0;
+  /// At iter.start of iteration \p K, before the header phis go: an exit
+  /// test that runs at launch.
+  virtual void startIteration(llvm::IRBuilder<> &B, llvm::Value *K) = 0;
+  /// Once the latch branches to iter.end through \p ToIterEnd: the exits
+  /// join it there, and record themselves for iteration \p K (a value of
+  /// the iteration, defined at iter.start, so that the frame saves it).
+  virtual void joinExits(llvm::Instruction *ToIterEnd, llvm::Value *K) = 0;
+  /// What the iteration folds into reduction \p R at iter.end.
+  virtual llvm::Value *contribution(llvm::IRBuilder<> &B, unsigned R) = 0;
+  /// After the skeleton is built: done takes the winning exit, and launches
+  /// (\p TripCount, and a window's \p WindowTrips from \p WindowStart when
+  /// adapting) stop at the limit.
+  virtual void finish(llvm::BasicBlock *Done, llvm::ArrayRef<llvm::AllocaInst *> Accumulators,
+                      llvm::Value *TripCount, llvm::Value *WindowTrips, llvm::Value *WindowStart) = 0;
+  virtual void promotableState(llvm::SmallVectorImpl<llvm::AllocaInst *> &Allocas) = 0;
+};
+/// Null when the plan has no early exits; call before the lowering changes
+/// the loop.
+std::unique_ptr<EarlyExitCodeGen> createEarlyExitCodeGen(const SplitAnalyses &A, const LoopPlan &Plan);
 
 /// What the lowering made of a loop, for the remark.
 struct LoweredLoop {

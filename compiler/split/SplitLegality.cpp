@@ -99,11 +99,22 @@ std::optional<SerialReason> SplitLegality::checkExits() {
     return all_of(successors(BB),
                   [&](BasicBlock *Succ) { return L.contains(Succ) || endsProgram(Succ) || unwindsFromAppend(Succ); });
   });
+  SmallVector<BasicBlock *, 2> Early;
   for (BasicBlock *BB : Exiting)
     if (BB != Plan.Latch)
-      return serial("EarlyExit", "the loop has an early exit (break, return or goto out of the loop)",
-                    BB->getTerminator());
+      Early.push_back(BB);
   auto *Br = dyn_cast<BranchInst>(Plan.Latch->getTerminator());
+  if (!Early.empty()) {
+    if (auto Why = recogniseEarlyExits(A, Plan, Early))
+      return Why;
+    // The latch's own exit; the others are the early exits'.
+    Plan.Exit = nullptr;
+    if (Br && Br->isConditional())
+      for (BasicBlock *Succ : Br->successors())
+        if (!L.contains(Succ))
+          Plan.Exit = Succ;
+    erase_if(Exiting, [&](BasicBlock *BB) { return BB != Plan.Latch; });
+  }
   if (Exiting.size() != 1 || !Plan.Exit || !Br || !Br->isConditional())
     return serial("NotSimplified", "the loop's exit is not a single test at the end of the body");
   return std::nullopt;
@@ -139,6 +150,10 @@ std::optional<SerialReason> SplitLegality::checkTripCount() {
     revert();
     Plan.BoundEvaluatedOnce = false;
   }
+  if (auto Why = recogniseExitAtLaunch(A, Plan); !Why)
+    return std::nullopt;
+  else if (Why->At)
+    return Why;
   return serial("UnknownTripCount",
                 "the number of iterations cannot be computed before the loop starts (the exit test "
                 "depends on values computed in the loop)",
@@ -247,8 +262,11 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
     for (User *U : Cur->users()) {
       auto *UI = cast<Instruction>(U);
       if (!L.contains(UI)) {
-        if (Cur != Phi->getIncomingValueForBlock(Plan.Latch))
-          return false; // an intermediate sum escapes the loop
+        // An intermediate sum escapes the loop, other than through an early
+        // exit (the winning iteration's part, EarlyExits.cpp).
+        if (Cur != Phi->getIncomingValueForBlock(Plan.Latch) &&
+            !(isa<PHINode>(UI) && takenOnlyFromEarlyExits(Plan, *cast<PHINode>(UI), Cur)))
+          return false;
         continue;
       }
       // The running total also kept in memory in every iteration (an OpenMP
@@ -372,6 +390,9 @@ static std::string variableName(Value &V) {
 
 std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
   for (PHINode &Phi : Plan.Header->phis()) {
+    // Carried by the exit test at launch (LaunchExit.cpp).
+    if (is_contained(Plan.LaunchChains, &Phi))
+      continue;
     if (auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(&Phi));
         AR && AR->getLoop() == &L && AR->isAffine()) {
       SCEVExpander Probe(A.SE, A.DL, "memcoro");
@@ -476,6 +497,11 @@ std::optional<SerialReason> SplitLegality::checkLiveOuts() {
     if (!I || !L.contains(I) || ReductionResults.contains(V))
       continue;
     const SCEV *AtExit = A.SE.getSCEVAtScope(A.SE.getSCEV(V), L.getParentLoop());
+    // With early exits scalar evolution has no exit value; the latch's exit
+    // is taken after the latch's count of iterations.
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(V));
+        !Plan.EarlyExits.empty() && isa<SCEVCouldNotCompute>(AtExit) && AR && AR->getLoop() == &L && AR->isAffine())
+      AtExit = AR->evaluateAtIteration(A.SE.getTruncateOrZeroExtend(Plan.BackedgeTakenCount, AR->getType()), A.SE);
     SCEVExpander Probe(A.SE, A.DL, "memcoro");
     if (isa<SCEVCouldNotCompute>(AtExit) || !A.SE.isLoopInvariant(AtExit, &L) || !Probe.isSafeToExpand(AtExit))
       return serial("LiveOut", "a value computed in the loop is used after it and is not a reduction", I);

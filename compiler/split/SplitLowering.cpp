@@ -129,6 +129,7 @@ LoweredLoop CoroutineLowering::run() {
   readCarriedLoadsAgain(A, Plan, ORE);
   // Run-time adaptation copies the serial loop now, before it changes.
   std::unique_ptr<RunTimeAdaptation> Adapt = createRunTimeAdaptation(A, Plan, ORE);
+  std::unique_ptr<EarlyExitCodeGen> Exits = createEarlyExitCodeGen(A, Plan);
 
   // Everything SCEV knows is expanded in the preheader, before the loop's
   // shape changes under it: trip count, induction starts and steps, exit values.
@@ -137,6 +138,11 @@ LoweredLoop CoroutineLowering::run() {
   Value *BTC = Exp.expandCodeFor(Plan.BackedgeTakenCount, Plan.BackedgeTakenCount->getType(), PreTerm);
   IRBuilder<> PB(PreTerm);
   Value *TripCount = PB.CreateAdd(PB.CreateZExtOrTrunc(BTC, I64), ConstantInt::get(I64, 1), "memcoro.trips");
+  // Exits lower the limit on launches, whose every use they rewrite: an
+  // instruction of its own, not a constant shared with the whole module.
+  if (Exits && !isa<Instruction>(TripCount))
+    TripCount = PB.Insert(BinaryOperator::CreateAdd(PB.CreateZExtOrTrunc(BTC, I64), ConstantInt::get(I64, 1)),
+                          "memcoro.trips");
   SmallVector<InductionStart, 2> IVPlans;
   for (PHINode *Phi : Plan.Inductions) {
     auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Phi));
@@ -196,6 +202,8 @@ LoweredLoop CoroutineLowering::run() {
   if (Waits)
     Waits->createState(EB);
   S.SlotIndex = EB.CreateAlloca(I64, nullptr, "memcoro.slot");
+  if (Exits)
+    Exits->initState(EB, PB, TripCount);
   SmallVector<AllocaInst *, 2> Accumulators;
   for (const Reduction &R : Plan.Reductions)
     Accumulators.push_back(EB.CreateAlloca(R.Phi->getType(), nullptr, R.Phi->getName() + ".memcoro.acc"));
@@ -259,6 +267,8 @@ LoweredLoop CoroutineLowering::run() {
   }
   for (const Reduction &R : Plan.Reductions)
     R.Phi->replaceAllUsesWith(R.Identity);
+  if (Exits)
+    Exits->startIteration(IB, KInLoop);
   Frame.privatizeStackMemory(IB, S.SlotIndex);
   IB.CreateBr(Header);
   while (auto *Phi = dyn_cast<PHINode>(&Header->front()))
@@ -274,6 +284,8 @@ LoweredLoop CoroutineLowering::run() {
   Instruction *ToIterEnd = BranchInst::Create(IterEnd, Latch);
   if (Waits && Waits->waitsAtIterationEnd())
     WaitAts.push_back(ToIterEnd);
+  if (Exits)
+    Exits->joinExits(ToIterEnd, IRBuilder<>(S.IterStart->getTerminator()).CreateFreeze(KInLoop, "memcoro.exit.k"));
   // The exit test and the induction updates feeding it are dead now; left in
   // place they would look live across suspensions and be saved for nothing.
   RecursivelyDeleteTriviallyDeadInstructions(ExitTest);
@@ -283,11 +295,12 @@ LoweredLoop CoroutineLowering::run() {
     const Reduction &R = Plan.Reductions[RI];
     AllocaInst *Acc = Accumulators[RI];
     Value *Partial = XB.CreateLoad(Acc->getAllocatedType(), Acc);
+    Value *Part = Exits ? Exits->contribution(XB, RI) : R.LatchValue;
     Value *Folded;
     if (R.IsIntrinsic)
-      Folded = XB.CreateBinaryIntrinsic(R.Opcode, Partial, R.LatchValue);
+      Folded = XB.CreateBinaryIntrinsic(R.Opcode, Partial, Part);
     else
-      Folded = XB.CreateBinOp(static_cast<Instruction::BinaryOps>(R.Opcode), Partial, R.LatchValue);
+      Folded = XB.CreateBinOp(static_cast<Instruction::BinaryOps>(R.Opcode), Partial, Part);
     if (auto *FP = dyn_cast<Instruction>(Folded); FP && R.ReassocSource)
       FP->copyFastMathFlags(R.ReassocSource);
     XB.CreateStore(Folded, Acc);
@@ -464,6 +477,8 @@ LoweredLoop CoroutineLowering::run() {
   Gen->beforePromotion();
   if (Adapt)
     Adapt->finish(S.Sched, Done);
+  if (Exits)
+    Exits->finish(Done, Accumulators, TripCount, S.TripCount, Adapt ? Adapt->windowStart() : nullptr);
 
   DominatorTree FreshDT(F);
   SmallVector<AllocaInst *, 8> Scalars;
@@ -472,6 +487,8 @@ LoweredLoop CoroutineLowering::run() {
     Waits->promotableState(Scalars);
   append_range(Scalars, Accumulators);
   append_range(Scalars, Counters);
+  if (Exits)
+    Exits->promotableState(Scalars);
   PromoteMemToReg(Scalars, FreshDT, &A.AC);
   Gen->finishLowering();
 

@@ -262,6 +262,18 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   if (Remote)
     for (const RemoteAccess &RA : *Remote)
       IsRemote.insert(RA.Access);
+  // An exit test run at launch reads its data there, in iteration order,
+  // and brings in the lines of what it reads (p->key beside p->next).
+  for (Instruction *I : Plan.LaunchOnly)
+    IsRemote.erase(I);
+  for (Instruction *I : Plan.LaunchSlice)
+    if (auto *Load = dyn_cast<LoadInst>(I))
+      for (Instruction *C : make_early_inc_range(IsRemote))
+        if (accessedPointer(*C)->getType()->getPointerAddressSpace() == 0 &&
+            withinOneLine(accessedPointer(*C), Load->getPointerOperand(), A.DL)) {
+          IsRemote.erase(C);
+          Plan.Covered.push_back(C);
+        }
   // Profile evidence outranks the static cost model: the model judges only
   // the candidates the profile has no verdict on.
   if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
@@ -454,6 +466,8 @@ void LoopPlan::print(raw_ostream &OS) const {
     OS << "  reduction: " << name(R.Phi) << " "
        << (R.IsIntrinsic ? Intrinsic::getBaseName(R.Opcode) : StringRef(Instruction::getOpcodeName(R.Opcode)))
        << " from " << name(R.Identity) << "\n";
+  for (const auto &[From, To] : EarlyExits)
+    OS << "  early exit: " << name(From) << " -> " << name(To) << ", the lowest exiting iteration wins\n";
   for (const auto &[Phi, AtExit] : ExitValues)
     OS << "  exit value: " << name(Phi) << " = " << *AtExit << "\n";
   for (const AllocaInst *Alloca : PrivateAllocas)

@@ -7,7 +7,10 @@ Each program is generated from a seed: a loop body of random statements
 remote load per step, conditionals, `continue`, integer reductions of every
 kind memcoro recognises, private and commutative remote stores, and code
 that must run in iteration order: appends `AP[na++] = x`, a first-writer-wins
-test, `#pragma memcoro ordered` regions with order-dependent updates). Programs
+test, `#pragma memcoro ordered` regions with order-dependent updates). One
+seed in four (drawn apart, so the other seeds' programs stay as they were)
+makes a search loop instead: `break` on a match, carrying a value out, and no
+stores, so that memcoro interleaves it (early exits). Programs
 memcoro leaves serial are compared too: the answer must be right either way.
 
   test/diff/fuzz.py --bin build/bin --seeds 0-199        a local campaign
@@ -38,8 +41,9 @@ MASK = 4095
 
 
 class Body:
-    def __init__(self, rng, conflicts=False):
+    def __init__(self, rng, conflicts=False, search=False):
         self.rng = rng
+        self.search = search
         self.conflicts = conflicts
         self.lines = []
         self.vars = ["(long)i", "(long)idx[i]"]
@@ -65,6 +69,10 @@ class Body:
                  "continue", "append", "fww", "ordered"]
         if self.conflicts:
             kinds += ["overwrite", "overwrite", "carried"]
+        if self.search:
+            # Iterations after the exiting one leave no effect: no stores.
+            kinds = [k for k in kinds if k not in ("store", "hist", "append", "fww", "ordered", "overwrite",
+                                                   "carried")] + ["break", "break"]
         kind = self.rng.choice(kinds)
         if kind == "load":
             v = self.fresh()
@@ -126,16 +134,24 @@ class Body:
             x = self.rng.choice(self.vars)
             self.emit("#pragma memcoro ordered")
             self.emit(f"G[({x}) & 63] = G[({x}) & 63] * 31 + {self.rng.choice(self.vars)};")
+        elif kind == "break":
+            self.emit(f"if (({self.rng.choice(self.vars)} & 255) == 7) {{ r_brk = {self.rng.choice(self.vars)}; "
+                      "break; }")
         elif kind == "continue" and self.depth == 0:
             self.emit(f"if (({self.rng.choice(self.vars)} & 15) == 3) continue;")
 
 
 def program(seed, conflicts=False):
     rng = random.Random(seed)
-    body = Body(rng, conflicts)
+    search = random.Random(seed ^ 0x5EA4C4).random() < 0.25
+    body = Body(rng, conflicts, search)
     for _ in range(rng.randint(2, 6)):
         body.statement(3)
-    body.emit(f"out[i] ^= {body.rng.choice(body.vars)};")
+    if search:
+        body.emit(f"if (({body.rng.choice(body.vars)} & 63) == 9) {{ r_brk = -2 - i; break; }}")
+        body.emit(f"r_add += {body.rng.choice(body.vars)};")
+    else:
+        body.emit(f"out[i] ^= {body.rng.choice(body.vars)};")
     stmts = "\n".join(body.lines)
     return f"""// fuzz seed {seed}
 #include <stdio.h>
@@ -157,7 +173,7 @@ int main(int argc, char **argv) {{
   long na = 0;
   for (int k = 0; k < 1024; ++k) OWN[k] = -1;
   for (int k = 0; k < n; ++k) {{ x ^= x << 13; x ^= x >> 7; x ^= x << 17; idx[k] = (int)(x % {MASK + 1}); }}
-  long r_add = 0, r_xor = 0, r_or = 0, r_min = 1L << 62, r_cnt = 0;
+  long r_add = 0, r_xor = 0, r_or = 0, r_min = 1L << 62, r_cnt = 0, r_brk = -1;
   unsigned long r_umax = 0;
 #pragma memcoro parallel(N)
   for (int i = 0; i < n; ++i) {{
@@ -171,7 +187,7 @@ int main(int argc, char **argv) {{
   for (long k = 0; k < na; ++k) h = (h ^ (unsigned long)AP[k]) * 1099511628211ul;
   for (int k = 0; k < 64; ++k) h = (h ^ (unsigned long)G[k]) * 1099511628211ul;
   for (int k = 0; k < 1024; ++k) h = (h ^ (unsigned long)OWN[k]) * 1099511628211ul;
-  printf("%ld %ld %ld %ld %ld %lu %ld %lx\\n", r_add, r_xor, r_or, r_min, r_cnt, r_umax, na, h);
+  printf("%ld %ld %ld %ld %ld %lu %ld %ld %lx\\n", r_add, r_xor, r_or, r_min, r_cnt, r_umax, na, r_brk, h);
   return 0;
 }}
 """

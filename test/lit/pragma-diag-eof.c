@@ -14,9 +14,9 @@ void g(long *a, int n) {
 #pragma memcoro remote(a)
   for (int i = 0; i < n
 #elif defined(USE_MACRO)
-// MACRO: pragma-diag-eof.c:[[@LINE+1]]:1: error: '#pragma memcoro' must be followed by a 'for' loop
+// MACRO: pragma-diag-eof.c:[[@LINE+1]]:1: error: '#pragma memcoro' must be followed by a 'for' or 'while' loop
 MARK
 #else
-// CHECK: pragma-diag-eof.c:[[@LINE+1]]:1: error: '#pragma memcoro' must be followed by a 'for' loop
+// CHECK: pragma-diag-eof.c:[[@LINE+1]]:1: error: '#pragma memcoro' must be followed by a 'for' or 'while' loop
 #pragma memcoro parallel(4)
 #endif

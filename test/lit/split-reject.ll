@@ -5,7 +5,7 @@
 ; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
 
 ; The plan says the same, with the remark's tag, for every loop in order.
-; PLAN:      loop %if.else in function 'early_exit': left serial (EarlyExit): the loop has an early exit
+; PLAN:      loop %if.else in function 'early_exit': left serial (EarlyExit): the loop has an early exit (break, return or goto out of the loop) and writes memory at
 ; PLAN-NEXT: loop %if.else in function 'carried': left serial (LoopCarried):
 ; PLAN-NEXT: loop %if.else in function 'calls': left serial (Call): call to 'opaque' may throw an exception
 ; PLAN-NEXT: loop %if.else in function 'streams': left serial (NoSuspension):
@@ -16,7 +16,7 @@
 ; PLAN-NEXT: loop %if.else in function 'volatile_read': left serial (Volatile):
 
 
-; REMARK: marked loop left serial: the loop has an early exit (break, return or goto out of the loop)
+; REMARK: marked loop left serial: the loop has an early exit (break, return or goto out of the loop) and writes memory at {{.*}}: interleaved, iterations after the exiting one could store before the exit is known
 ; REMARK: marked loop left serial: a value is carried from one iteration to the next and is not a reduction memcoro recognises
 ; REMARK: marked loop left serial: call to 'opaque' may throw an exception, which would leave the loop with later iterations half done
 ; REMARK: marked loop left serial: no access in the loop looks long-latency
@@ -33,7 +33,7 @@
 target triple = "x86_64-pc-linux-gnu"
 
 ; Function Attrs: nofree noinline norecurse nosync nounwind memory(argmem: read) uwtable
-define dso_local range(i64 0, -9223372036854775808) i64 @early_exit(ptr nocapture noundef readonly %a, ptr nocapture noundef readonly %idx, i32 noundef %n) local_unnamed_addr {
+define dso_local range(i64 0, -9223372036854775808) i64 @early_exit(ptr nocapture noundef %a, ptr nocapture noundef readonly %idx, i32 noundef %n) local_unnamed_addr {
 entry:
   %cmp7 = icmp sgt i32 %n, 0
   br i1 %cmp7, label %if.else.preheader, label %for.end
@@ -55,6 +55,8 @@ if.else:                                          ; preds = %if.else.preheader, 
 
 if.end:                                           ; preds = %if.else
   %add = add nuw nsw i64 %1, %s.08
+  %seen = getelementptr inbounds i64, ptr %a, i64 %indvars.iv
+  store i64 %add, ptr %seen, align 8
   %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
   %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
   br i1 %exitcond.not, label %for.end, label %if.else, !llvm.loop !16
@@ -180,18 +182,32 @@ entry:
   %tobool.not4 = icmp eq ptr %head, null
   br i1 %tobool.not4, label %for.end, label %if.else
 
-if.else:                                          ; preds = %entry, %if.else
-  %p.06 = phi ptr [ %1, %if.else ], [ %head, %entry ]
-  %s.05 = phi i64 [ %add, %if.else ], [ 0, %entry ]
+; The next node is one of two fields, chosen by the data: the test cannot run
+; at launch (a phi of the body computes it).
+if.else:                                          ; preds = %entry, %latch
+  %p.06 = phi ptr [ %1, %latch ], [ %head, %entry ]
+  %s.05 = phi i64 [ %add, %latch ], [ 0, %entry ]
   %0 = load i64, ptr %p.06, align 8
   %add = add nsw i64 %0, %s.05
-  %next = getelementptr inbounds i8, ptr %p.06, i64 8
+  %odd = trunc i64 %0 to i1
+  br i1 %odd, label %left, label %right
+
+left:                                             ; preds = %if.else
+  %l = getelementptr inbounds i8, ptr %p.06, i64 8
+  br label %latch
+
+right:                                            ; preds = %if.else
+  %r = getelementptr inbounds i8, ptr %p.06, i64 16
+  br label %latch
+
+latch:                                            ; preds = %left, %right
+  %next = phi ptr [ %l, %left ], [ %r, %right ]
   %1 = load ptr, ptr %next, align 8
   %tobool.not = icmp eq ptr %1, null
   br i1 %tobool.not, label %for.end, label %if.else, !llvm.loop !29
 
-for.end:                                          ; preds = %if.else, %entry
-  %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %if.else ]
+for.end:                                          ; preds = %latch, %entry
+  %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %latch ]
   ret i64 %s.0.lcssa
 }
 
