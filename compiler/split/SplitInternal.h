@@ -251,6 +251,11 @@ struct LoopPlan {
   /// The profile's verdict on each candidate it has samples of
   /// (split/SplitProfile.cpp); a dropped candidate stays a plain access.
   llvm::SmallVector<ProfiledAccess, 2> Profiled;
+  /// The N the profile raised Parallelism from, because the serial loop
+  /// already kept ProfileInFlight accesses in flight (SplitProfile.cpp); 0:
+  /// the profile left N alone.
+  unsigned ProfileRaisedFrom = 0;
+  double ProfileInFlight = 0;
   Dispatch Style = Dispatch::Ring;
   /// Far accesses are requests to the thread's software AMU (-memcoro-amu).
   bool ThroughAmu = false;
