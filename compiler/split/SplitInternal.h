@@ -330,10 +330,11 @@ std::optional<SerialReason> applyCostModel(const SplitAnalyses &A, LoopPlan &Pla
 /// One -Rpass-analysis=memcoro remark per access the cost model left without
 /// a suspension.
 void emitCostRemarks(const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
-/// Under -memcoro-profile-use (split/SplitProfile.cpp): removes from
-/// \p Candidates the accesses the profile says miss too rarely to pay for a
-/// switch, records each verdict in Plan.Profiled, and keeps the loop serial
-/// when none is left. An unreadable, garbage or mismatched profile is a
+/// Under -memcoro-profile-use (split/SplitProfile.cpp), after the cost
+/// model: removes from \p Candidates the accesses the profile says miss too
+/// rarely to pay for a switch, adds back those the model guessed were cached
+/// and the profile says miss, records each verdict in Plan.Profiled, and
+/// keeps the loop serial when none is left. An unreadable, garbage or mismatched profile is a
 /// warning, and the static choice stands.
 std::optional<SerialReason> applyProfile(const SplitAnalyses &A, LoopPlan &Plan,
                                          llvm::SmallPtrSetImpl<llvm::Instruction *> &Candidates);

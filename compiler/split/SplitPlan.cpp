@@ -253,17 +253,13 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   SmallPtrSet<Instruction *, 16> IsRemote;
   for (const RemoteAccess &RA : *Remote)
     IsRemote.insert(RA.Access);
-  // Profile evidence outranks the static cost model: the model judges only
-  // the candidates the profile has no verdict on.
-  if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
-    return Why;
-  SmallPtrSet<Instruction *, 8> ProfileKept;
-  for (const ProfiledAccess &P : Plan.Profiled)
-    if (IsRemote.erase(P.Access))
-      ProfileKept.insert(P.Access);
+  // The cost model first; a profile then judges what is left, and may
+  // overrule the model where the model guessed what the profile measured
+  // (applyProfile). When nothing is left, the model's reason is the first.
   std::optional<SerialReason> CostWhy = applyCostModel(A, Plan, IsRemote);
-  IsRemote.insert(ProfileKept.begin(), ProfileKept.end());
-  if (CostWhy && ProfileKept.empty())
+  if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
+    return CostWhy && StringRef(Why->Tag) == "ProfileHits" ? CostWhy : Why;
+  if (IsRemote.empty())
     return CostWhy;
 
   for (BasicBlock *BB : L.getBlocksVector()) {

@@ -11,9 +11,17 @@
 // stay plain stays serial. A loop whose serial run already kept as many
 // accesses in flight as parallel(N) would (-memcoro-profile-overlap) gets
 // more coroutines (-memcoro-profile-max-n), or stays serial when even those
-// would not clearly exceed the serial loop's overlap. Profile evidence
-// outranks memcoro's static judgement; a candidate the profile has no
-// verdict on (no entry, too few samples) keeps the static one.
+// would not clearly exceed the serial loop's overlap.
+//
+// The cost model (SplitCost.cpp) has judged the candidates first. Where it
+// guessed where the data lives (an object that fits in the cache, an address
+// the same in every iteration), the profile measured it, and its verdict
+// replaces the guess. Where the model says the hardware overlaps an access
+// (a stream the prefetcher serves, an inner loop's independent loads), a
+// sample of the access's own latency cannot tell whether the loop waits for
+// it, and the model stands: lbm's streams, kept by their samples, ran at
+// 0.5x serial interleaved. A candidate the profile has no verdict on (no
+// entry, too few samples) keeps the static decision.
 //
 // The profile comes from a run of the -fmemcoro-profile-generate build
 // (ProfileInstrument.cpp; names and file format in Profile.h). An unreadable
@@ -182,6 +190,13 @@ std::optional<SerialReason> memcoro::applyProfile(const SplitAnalyses &A, LoopPl
       ++Missing;
       continue;
     }
+    // Of the accesses the cost model took away, the profile judges again
+    // only those whose data the model guessed to be in the cache.
+    auto Guess = find_if(Plan.NotWorth, [&](const NotSuspended &N) { return N.Access == Access; });
+    bool Guessed = Guess != Plan.NotWorth.end() &&
+                   (Guess->What == NotSuspended::SmallObject || Guess->What == NotSuspended::Invariant);
+    if (!Candidates.contains(Access) && !Guessed)
+      continue;
     const SiteSamples &S = It->second;
     ProfiledAccess P{Access, ProfiledAccess::Kept, S.Samples, S.Executions, S.MissFraction, S.MeanNs, S.MeanMissNs};
     if (S.Samples < MinSamples)
@@ -193,6 +208,12 @@ std::optional<SerialReason> memcoro::applyProfile(const SplitAnalyses &A, LoopPl
                         << "\n");
       Candidates.erase(Access);
       ++NumProfileDropped;
+    }
+    if (Guessed && P.What != ProfiledAccess::TooFewSamples) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the profile's verdict replaces the cost model's:" << *Access << "\n");
+      if (P.What == ProfiledAccess::Kept)
+        Candidates.insert(Access);
+      Plan.NotWorth.erase(Guess);
     }
     Plan.Profiled.push_back(P);
   }
