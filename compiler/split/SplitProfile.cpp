@@ -112,11 +112,7 @@ std::string decimal(double X) {
   return S;
 }
 
-std::string nanoseconds(double Ns) {
-  std::string S;
-  raw_string_ostream(S) << format("%.1f ns", Ns);
-  return S;
-}
+std::string nanoseconds(double Ns) { return decimal(Ns) + " ns"; }
 
 StringRef kindName(const Instruction *I) {
   return isa<LoadInst>(I) ? "load" : isa<StoreInst>(I) ? "store" : "atomic access";
