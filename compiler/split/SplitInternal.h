@@ -410,9 +410,6 @@ llvm::DebugLoc remarkLocation(const llvm::Instruction *I, const llvm::Loop &L);
 /// one base pointer.
 std::optional<int64_t> byteDistance(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
 
-/// Whether every byte \p A and \p B may point at lies within 64 bytes: one
-/// cache line (unless the object straddles two), fetched by either access.
-bool withinOneLine(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
 /// A pointer as a base and the constant byte offsets it may have from it
 /// (one, or the choices of a select: `n + (k < key ? 24 : 16)`).
 struct FieldOffsets {
@@ -420,9 +417,11 @@ struct FieldOffsets {
   llvm::SmallVector<int64_t, 2> Offsets;
 };
 FieldOffsets fieldOffsets(llvm::Value *Ptr, const llvm::DataLayout &DL);
-/// Whether every field \p Late may be lies within a cache line of one of
-/// \p Early's, on the same base.
-bool withinLineOf(const FieldOffsets &Late, const FieldOffsets &Early);
+/// Whether every byte \p Late may point at lies within a cache line of what
+/// \p Early points at (split/FetchedLines.cpp): fields of one record, its
+/// arrays, or a field chosen by a select of offsets. One cache line unless
+/// the object straddles two, so an access through \p Early fetched it.
+bool sameLine(llvm::Value *Late, llvm::Value *Early, const llvm::DataLayout &DL);
 
 /// An access that brought in a line, and a field \p Offset bytes from its
 /// address that a later access reads without a suspension of its own.
