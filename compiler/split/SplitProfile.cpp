@@ -136,7 +136,10 @@ std::optional<SerialReason> judgeOverlap(LoopPlan &Plan, const AccessProfile &Pr
   double InFlight = MissNs / It->second.SerialNs;
   if (InFlight < OverlapFraction * Plan.Parallelism)
     return std::nullopt;
-  if (InFlight < OverlapFraction * MaxParallelism) {
+  // parallel(1) asks for one iteration at a time: a latency-critical primary
+  // whose stalls go to scavengers (ScavengeScheduler.cpp) keeps its N.
+  bool MayRaise = Plan.Parallelism > 1 && Plan.Parallelism < MaxParallelism;
+  if (MayRaise && InFlight < OverlapFraction * MaxParallelism) {
     ++NumProfileRaisedN;
     LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << ": " << InFlight
                       << " accesses in flight serially, " << MaxParallelism << " coroutines instead of "
@@ -154,7 +157,7 @@ std::optional<SerialReason> judgeOverlap(LoopPlan &Plan, const AccessProfile &Pr
                            << format("%.1f", InFlight) << " accesses in flight ("
                            << format("%.1f", MissNs / 1e6) << " ms of their latency in "
                            << format("%.1f", It->second.SerialNs / 1e6) << " ms), which ";
-  if (Plan.Parallelism < MaxParallelism)
+  if (MayRaise)
     Text += "even " + std::to_string(MaxParallelism) + " coroutines would not clearly exceed";
   else
     Text += "parallel(" + std::to_string(Plan.Parallelism) + ") would not clearly exceed";
