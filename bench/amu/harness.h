@@ -22,6 +22,7 @@
 #ifndef MEMCORO_BENCH_AMU_HARNESS_H
 #define MEMCORO_BENCH_AMU_HARNESS_H
 
+#include "../splitmix64.h"
 #include "memcoro/amu.h"
 
 #include <stdbool.h>
@@ -70,18 +71,6 @@ extern const struct amu_kernel amu_kernel_gups, amu_kernel_bsearch, amu_kernel_c
   } while (0)
 
 #define AMU_MAX_PARALLEL 512u
-
-static inline uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-static inline uint64_t mix64(uint64_t x) {
-  uint64_t s = x;
-  return splitmix64(&s);
-}
 
 static inline void *amu_xmalloc(size_t bytes) {
   void *p = calloc(1, bytes);

@@ -13,6 +13,8 @@
 #ifndef MEMCORO_BENCH_COSTMODEL_H
 #define MEMCORO_BENCH_COSTMODEL_H
 
+#include "../splitmix64.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +31,6 @@
 #ifndef CM_N
 #define CM_N 16
 #endif
-
-static inline uint64_t cm_rand(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 static inline double cm_now(void) {
   struct timespec t;

@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < n; ++i) {
     uint64_t sum = 0;
     for (int k = 0; k < 4; ++k)
-      sum += cm_rand(&s) % MAX_KEY;
+      sum += splitmix64(&s) % MAX_KEY;
     key[i] = (uint32_t)(sum / 4);
   }
   return cm_measure("histogram 8M table (NPB IS)", (double)n, cm_trials(argc, argv), run, result);

@@ -44,11 +44,11 @@ int main(int argc, char **argv) {
   ix = cm_alloc(n * sizeof *ix), iy = cm_alloc(n * sizeof *iy);
   uint64_t s = 2;
   for (size_t i = 0; i < 1024; ++i)
-    hot[i] = (uint32_t)cm_rand(&s);
+    hot[i] = (uint32_t)splitmix64(&s);
   for (size_t i = 0; i < entries; ++i)
-    cold[i] = cm_rand(&s);
+    cold[i] = splitmix64(&s);
   for (size_t i = 0; i < n; ++i)
-    ix[i] = cm_rand(&s) % 1024, iy[i] = cm_rand(&s) % entries;
+    ix[i] = splitmix64(&s) % 1024, iy[i] = splitmix64(&s) % entries;
   char what[64];
   snprintf(what, sizeof what, "mixed hot 4K, cold %s, N=%d", argc > 1 ? argv[1] : "1G", CM_N);
   return cm_measure(what, (double)n, cm_trials(argc, argv), run, result);

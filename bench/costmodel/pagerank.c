@@ -61,13 +61,13 @@ int main(int argc, char **argv) {
   size_t e = 0;
   for (size_t u = 0; u < nv; ++u) {
     in[u].begin = (uint32_t)e;
-    size_t d = cm_rand(&s) % (2 * degree + 1);
+    size_t d = splitmix64(&s) % (2 * degree + 1);
     for (size_t k = 0; k < d && e < ne; ++k)
-      nbr[e++] = (uint32_t)(cm_rand(&s) % nv);
+      nbr[e++] = (uint32_t)(splitmix64(&s) % nv);
     in[u].end = (uint32_t)e;
   }
   for (size_t u = 0; u < nv; ++u)
-    contrib[u] = (double)(cm_rand(&s) % 1024) / 1024 / nv;
+    contrib[u] = (double)(splitmix64(&s) % 1024) / 1024 / nv;
   char what[64];
   snprintf(what, sizeof what, "pull pagerank 2^%d vertices", scale);
   return cm_measure(what, (double)e, cm_trials(argc, argv), run, result);

@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
   A = cm_alloc(n * sizeof *A), B = cm_alloc(n * sizeof *B), C = cm_alloc(n * sizeof *C);
   uint64_t s = 1;
   for (size_t i = 0; i < n; ++i)
-    B[i] = (double)(cm_rand(&s) % 1000), C[i] = (double)(cm_rand(&s) % 1000);
+    B[i] = (double)(splitmix64(&s) % 1000), C[i] = (double)(splitmix64(&s) % 1000);
   char what[64];
   snprintf(what, sizeof what, "triad remote(a,b,c) %s", argv[1] ? argv[1] : "1M");
   // Small arrays: repeat the loop so that a run lasts long enough to time.

@@ -1,48 +1,57 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The mixed loop of issue 13 (mixed.c: hot 4 KiB, cold 1 GiB by default),
-# built -fno-memcoro, with memcoro, and with memcoro and the profile of a
-# -fmemcoro-profile-generate build's run, for parallel(16) as written and
-# parallel(64); the builds run alternately, REPS times, pinned to one core.
-# Prints each build's median ns per iteration and its speed over serial.
+# every build linked into one binary with mixed_main.c and timed side by side
+# in one process, round robin, pinned to one core:
+#   serial      -fno-memcoro
+#   plainP      memcoro                                  (P: 16, 64, or 0 for no clause)
+#   useP        memcoro with the profile of a -fmemcoro-profile-generate run
+#   pipeP       the same, -mllvm -memcoro-dispatch=pipeline (a pipeline that
+#               does not adapt at run time)
+#   pfdD        the hand-written prefetch-distance loop, distance D
+# Prints each build's plan, then its median ns per iteration and its speed
+# over serial; every build must return the serial sum.
 #   bench/profile/mixed.sh [BUILD] [COLD_BYTES] [REPS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
 cold=${2:-$((1 << 30))}
-reps=${3:-5}
+reps=${3:-9}
 cc="$build/bin/memcoro-cc"
 out="$build/profile-bench/mixed"
 mkdir -p "$out"
 iters=4000000
-for n in 16 64; do
-  sed "s/parallel(16)/parallel($n)/" "$here/mixed.c" > "$out/mixed$n.c"
-  "$cc" -O2 -fno-memcoro "$out/mixed$n.c" -o "$out/serial$n"
-  "$cc" -O2 -Rpass=memcoro "$out/mixed$n.c" -o "$out/plain$n" 2> "$out/plain$n.remarks"
-  "$cc" -O2 -fmemcoro-profile-generate="$out/mixed$n.profile" "$out/mixed$n.c" -o "$out/gen$n"
-  rm -f "$out/mixed$n.profile"
-  taskset -c 1 "$out/gen$n" 4096 "$cold" "$iters" 1 > /dev/null
-  "$cc" -O2 -Rpass=memcoro -Rpass-missed=memcoro -fmemcoro-profile-use="$out/mixed$n.profile" "$out/mixed$n.c" \
-    -o "$out/use$n" 2> "$out/use$n.remarks"
-  echo "parallel($n), plain: $(grep -o 'turned into.*point[s]*' "$out/plain$n.remarks" || echo serial)"
-  echo "parallel($n), profile: $(grep -o 'turned into.*point[s]*\|left serial: .*would' "$out/use$n.remarks")"
+par() { [ "$1" = 0 ] && echo "" || echo "parallel($1)"; }
+# The profile: one run of the instrumented build at this size.
+"$cc" -O2 -DMIXED=gen "-DPAR=parallel(16)" -fmemcoro-profile-generate="$out/gen.profile" -c "$here/mixed.c" \
+  -o "$out/gen.o"
+"$cc" -O2 "-DVARIANTS=X(gen)" -c "$here/mixed_main.c" -o "$out/gen_main.o"
+"$cc" -O2 "$out/gen_main.o" "$out/gen.o" -o "$out/gen"
+rm -f "$out/gen.profile"
+taskset -c 1 "$out/gen" 4096 "$cold" "$iters" 1 > /dev/null
+objects=() list=""
+build_one() { # NAME P FLAGS...
+  local name=$1 p=$2
+  shift 2
+  # Each copy has its own name: the profile's records follow it.
+  sed "s/^\(site\|loop\) gen /\1 $name /" "$out/gen.profile" > "$out/$name.profile"
+  "$cc" -O2 -Rpass=memcoro -Rpass-missed=memcoro "-DMIXED=$name" "-DPAR=$(par "$p")" "${@/@PROFILE@/$out/$name.profile}" \
+    -c "$here/mixed.c" -o "$out/$name.o" 2> "$out/$name.remarks"
+  objects+=("$out/$name.o")
+  list="$list X($name)"
+  printf '%-8s %s\n' "$name" "$(grep -o 'turned into.*point[s]*, [a-z]* dispatch\|left serial: .*' "$out/$name.remarks" \
+    | cut -c1-150 || echo serial)"
+}
+build_one serial 16 -fno-memcoro
+for p in 16 64 0; do
+  build_one "plain$p" "$p"
+  build_one "use$p" "$p" -fmemcoro-profile-use=@PROFILE@
+  build_one "pipe$p" "$p" -fmemcoro-profile-use=@PROFILE@ -mllvm -memcoro-dispatch=pipeline
 done
-declare -A t
-for r in $(seq "$reps"); do
-  for n in 16 64; do
-    for v in serial plain use; do
-      line=$(taskset -c 1 "$out/$v$n" 4096 "$cold" "$iters" 3)
-      # Every build must print the serial sum.
-      sum=${line%% *}
-      [ "${first:=$sum}" = "$sum" ] || { echo "mixed: $v$n printed $sum, not $first" >&2; exit 1; }
-      t[$v$n]="${t[$v$n]:-} ${line#*ns_per_iter=}"
-    done
-  done
-done
-median() { tr ' ' '\n' <<< "$*" | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-echo "| parallel | serial ns/iter | memcoro | memcoro + profile | memcoro / serial | profile / serial | profile / memcoro |"
-echo "|---|---|---|---|---|---|---|"
-for n in 16 64; do
-  s=$(median ${t[serial$n]}); p=$(median ${t[plain$n]}); u=$(median ${t[use$n]})
-  awk -v n=$n -v s=$s -v p=$p -v u=$u 'BEGIN { printf "| %d | %.2f | %.2f | %.2f | %.2fx | %.2fx | %.2fx |\n", n, s, p, u, s/p, s/u, p/u }'
-done
+"$cc" -O2 "-DVARIANTS=$list" -c "$here/mixed_main.c" -o "$out/main.o"
+"$cc" -O2 "$out/main.o" "${objects[@]}" -o "$out/mixed"
+taskset -c 1 "$out/mixed" 4096 "$cold" "$iters" "$reps" > "$out/times"
+serial=$(awk '$1 == "serial" {print $2}' "$out/times")
+echo "| build | ns/iter | speed over serial |"
+echo "|---|---|---|"
+awk -v s="$serial" 'NF == 2 {printf "| %s | %.2f | %.2fx |\n", $1, $2, s / $2}' "$out/times"

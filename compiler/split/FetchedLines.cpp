@@ -31,6 +31,9 @@
 // Far memory under the software AMU (address space 1) is not cached this way
 // and keeps its suspensions.
 //
+// The plan's own rule asks sameLine() here too: the geometry of fields,
+// records and lines lives in this one file.
+//
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
 #include "split/SplitInternal.h"
@@ -40,6 +43,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/Debug.h"
@@ -68,7 +72,76 @@ bool constantChoices(Value *V, SmallVectorImpl<int64_t> &Out) {
   return Sel && constantChoices(Sel->getTrueValue(), Out) && constantChoices(Sel->getFalseValue(), Out);
 }
 
+/// The bytes \p Ptr may point at, as offsets from a base pointer: constant
+/// GEP indices add to both ends; a variable index into an array field of a
+/// record (`b->tuples[j]` of a fixed-size bucket) spans the whole array, which
+/// an inbounds GEP cannot leave.
+std::optional<std::tuple<const Value *, int64_t, int64_t>> byteSpan(const Value *Ptr, const DataLayout &DL) {
+  int64_t Lo = 0, Hi = 0;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    int64_t Off = 0;
+    Ptr = GetPointerBaseWithConstantOffset(Ptr, Off, DL);
+    Lo += Off;
+    Hi += Off;
+    auto *GEP = dyn_cast<GEPOperator>(Ptr);
+    if (!GEP || !GEP->isInBounds())
+      return std::tuple{Ptr, Lo, Hi};
+    // The first index steps over whole objects; each later one into the
+    // aggregate the previous one reached.
+    Type *Aggregate = nullptr;
+    for (gep_type_iterator T = gep_type_begin(GEP), E = gep_type_end(GEP); T != E; ++T) {
+      const Value *Index = T.getOperand();
+      if (StructType *ST = T.getStructTypeOrNull()) {
+        unsigned Field = cast<ConstantInt>(Index)->getZExtValue();
+        int64_t FieldOff = DL.getStructLayout(ST)->getElementOffset(Field);
+        Lo += FieldOff;
+        Hi += FieldOff;
+      } else {
+        int64_t Size = T.getSequentialElementStride(DL).getFixedValue();
+        if (auto *C = dyn_cast<ConstantInt>(Index)) {
+          Lo += C->getSExtValue() * Size;
+          Hi += C->getSExtValue() * Size;
+        } else {
+          auto *Array = dyn_cast_or_null<ArrayType>(Aggregate);
+          if (!Array || Array->getNumElements() == 0)
+            return std::nullopt;
+          Hi += int64_t(Array->getNumElements() - 1) * Size;
+        }
+      }
+      Aggregate = T.getIndexedType();
+    }
+    Ptr = GEP->getPointerOperand();
+  }
+  return std::nullopt;
+}
+
+/// Whether every field \p Late may be lies within a cache line of one of
+/// \p Early's, on the same base.
+bool withinLineOf(const FieldOffsets &Late, const FieldOffsets &Early) {
+  if (Late.Base != Early.Base)
+    return false;
+  return all_of(Late.Offsets, [&](int64_t O) {
+    return any_of(Early.Offsets, [&](int64_t C) { return std::abs(O - C) < LineBytes; });
+  });
+}
+
 } // namespace
+
+bool memcoro::sameLine(Value *Late, Value *Early, const DataLayout &DL) {
+  // Constant offsets from one base, or spans of one record's fields and
+  // arrays (e->key, then e->next; a bucket's count, then its tuples[j]).
+  if (std::optional<int64_t> Distance = byteDistance(Late, Early, DL)) {
+    if (std::abs(*Distance) < LineBytes)
+      return true;
+  } else if (auto SpanA = byteSpan(Late, DL), SpanB = byteSpan(Early, DL);
+             SpanA && SpanB && std::get<0>(*SpanA) == std::get<0>(*SpanB) &&
+             std::max(std::get<2>(*SpanA), std::get<2>(*SpanB)) - std::min(std::get<1>(*SpanA), std::get<1>(*SpanB)) <
+                 LineBytes) {
+    return true;
+  }
+  // A tree node's child chosen by a select of field offsets.
+  return withinLineOf(fieldOffsets(Late, DL), fieldOffsets(Early, DL));
+}
 
 FieldOffsets memcoro::fieldOffsets(Value *Ptr, const DataLayout &DL) {
   FieldOffsets F;
@@ -91,14 +164,6 @@ FieldOffsets memcoro::fieldOffsets(Value *Ptr, const DataLayout &DL) {
   }
   F.Base = Base;
   return F;
-}
-
-bool memcoro::withinLineOf(const FieldOffsets &Late, const FieldOffsets &Early) {
-  if (Late.Base != Early.Base)
-    return false;
-  return all_of(Late.Offsets, [&](int64_t O) {
-    return any_of(Early.Offsets, [&](int64_t C) { return std::abs(O - C) < LineBytes; });
-  });
 }
 
 void memcoro::noteOtherGranules(const FieldOffsets &Late, Instruction *Early, const DataLayout &DL,

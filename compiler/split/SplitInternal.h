@@ -294,6 +294,11 @@ struct LoopPlan {
   /// The profile's verdict on each candidate it has samples of
   /// (split/SplitProfile.cpp); a dropped candidate stays a plain access.
   llvm::SmallVector<ProfiledAccess, 2> Profiled;
+  /// The N the profile raised Parallelism from, because the serial loop
+  /// already kept ProfileInFlight accesses in flight (SplitProfile.cpp); 0:
+  /// the profile left N alone.
+  unsigned ProfileRaisedFrom = 0;
+  double ProfileInFlight = 0;
   Dispatch Style = Dispatch::Ring;
   /// Far accesses are requests to the thread's software AMU (-memcoro-amu).
   bool ThroughAmu = false;
@@ -370,10 +375,11 @@ std::optional<SerialReason> applyCostModel(const SplitAnalyses &A, LoopPlan &Pla
 /// One -Rpass-analysis=memcoro remark per access the cost model left without
 /// a suspension.
 void emitCostRemarks(const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
-/// Under -memcoro-profile-use (split/SplitProfile.cpp): removes from
-/// \p Candidates the accesses the profile says miss too rarely to pay for a
-/// switch, records each verdict in Plan.Profiled, and keeps the loop serial
-/// when none is left. An unreadable, garbage or mismatched profile is a
+/// Under -memcoro-profile-use (split/SplitProfile.cpp), after the cost
+/// model: removes from \p Candidates the accesses the profile says miss too
+/// rarely to pay for a switch, adds back those the model guessed were cached
+/// and the profile says miss, records each verdict in Plan.Profiled, and
+/// keeps the loop serial when none is left. An unreadable, garbage or mismatched profile is a
 /// warning, and the static choice stands.
 std::optional<SerialReason> applyProfile(const SplitAnalyses &A, LoopPlan &Plan,
                                          llvm::SmallPtrSetImpl<llvm::Instruction *> &Candidates);
@@ -470,9 +476,6 @@ llvm::DebugLoc remarkLocation(const llvm::Instruction *I, const llvm::Loop &L);
 /// one base pointer.
 std::optional<int64_t> byteDistance(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
 
-/// Whether every byte \p A and \p B may point at lies within 64 bytes: one
-/// cache line (unless the object straddles two), fetched by either access.
-bool withinOneLine(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
 /// A pointer as a base and the constant byte offsets it may have from it
 /// (one, or the choices of a select: `n + (k < key ? 24 : 16)`).
 struct FieldOffsets {
@@ -480,9 +483,11 @@ struct FieldOffsets {
   llvm::SmallVector<int64_t, 2> Offsets;
 };
 FieldOffsets fieldOffsets(llvm::Value *Ptr, const llvm::DataLayout &DL);
-/// Whether every field \p Late may be lies within a cache line of one of
-/// \p Early's, on the same base.
-bool withinLineOf(const FieldOffsets &Late, const FieldOffsets &Early);
+/// Whether every byte \p Late may point at lies within a cache line of what
+/// \p Early points at (split/FetchedLines.cpp): fields of one record, its
+/// arrays, or a field chosen by a select of offsets. One cache line unless
+/// the object straddles two, so an access through \p Early fetched it.
+bool sameLine(llvm::Value *Late, llvm::Value *Early, const llvm::DataLayout &DL);
 
 /// An access that brought in a line, and a field \p Offset bytes from its
 /// address that a later access reads without a suspension of its own.

@@ -27,8 +27,6 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/GetElementPtrTypeIterator.h"
-#include "llvm/IR/Operator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
@@ -89,60 +87,6 @@ std::optional<int64_t> memcoro::byteDistance(const Value *A, const Value *B, con
   if (BaseA != BaseB)
     return std::nullopt;
   return OffB - OffA;
-}
-
-/// The bytes \p Ptr may point at, as offsets from a base pointer: constant
-/// GEP indices add to both ends; a variable index into an array field of a
-/// record (`b->tuples[j]` of a fixed-size bucket) spans the whole array, which
-/// an inbounds GEP cannot leave.
-static std::optional<std::tuple<const Value *, int64_t, int64_t>> byteSpan(const Value *Ptr, const DataLayout &DL) {
-  int64_t Lo = 0, Hi = 0;
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    int64_t Off = 0;
-    Ptr = GetPointerBaseWithConstantOffset(Ptr, Off, DL);
-    Lo += Off;
-    Hi += Off;
-    auto *GEP = dyn_cast<GEPOperator>(Ptr);
-    if (!GEP || !GEP->isInBounds())
-      return std::tuple{Ptr, Lo, Hi};
-    // The first index steps over whole objects; each later one into the
-    // aggregate the previous one reached.
-    Type *Aggregate = nullptr;
-    for (gep_type_iterator T = gep_type_begin(GEP), E = gep_type_end(GEP); T != E; ++T) {
-      const Value *Index = T.getOperand();
-      if (StructType *ST = T.getStructTypeOrNull()) {
-        unsigned Field = cast<ConstantInt>(Index)->getZExtValue();
-        int64_t FieldOff = DL.getStructLayout(ST)->getElementOffset(Field);
-        Lo += FieldOff;
-        Hi += FieldOff;
-      } else {
-        int64_t Size = T.getSequentialElementStride(DL).getFixedValue();
-        if (auto *C = dyn_cast<ConstantInt>(Index)) {
-          Lo += C->getSExtValue() * Size;
-          Hi += C->getSExtValue() * Size;
-        } else {
-          auto *Array = dyn_cast_or_null<ArrayType>(Aggregate);
-          if (!Array || Array->getNumElements() == 0)
-            return std::nullopt;
-          Hi += int64_t(Array->getNumElements() - 1) * Size;
-        }
-      }
-      Aggregate = T.getIndexedType();
-    }
-    Ptr = GEP->getPointerOperand();
-  }
-  return std::nullopt;
-}
-
-bool memcoro::withinOneLine(const Value *A, const Value *B, const DataLayout &DL) {
-  if (std::optional<int64_t> Distance = byteDistance(A, B, DL))
-    return std::abs(*Distance) < 64;
-  auto SpanA = byteSpan(A, DL), SpanB = byteSpan(B, DL);
-  if (!SpanA || !SpanB || std::get<0>(*SpanA) != std::get<0>(*SpanB))
-    return false;
-  int64_t Lo = std::min(std::get<1>(*SpanA), std::get<1>(*SpanB));
-  int64_t Hi = std::max(std::get<2>(*SpanA), std::get<2>(*SpanB));
-  return Hi - Lo < 64;
 }
 
 /// Whether the iteration may yield after \p Early and before \p Late: a
@@ -270,21 +214,18 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
     if (auto *Load = dyn_cast<LoadInst>(I))
       for (Instruction *C : make_early_inc_range(IsRemote))
         if (accessedPointer(*C)->getType()->getPointerAddressSpace() == 0 &&
-            withinOneLine(accessedPointer(*C), Load->getPointerOperand(), A.DL)) {
+            sameLine(accessedPointer(*C), Load->getPointerOperand(), A.DL)) {
           IsRemote.erase(C);
           Plan.Covered.push_back(C);
         }
-  // Profile evidence outranks the static cost model: the model judges only
-  // the candidates the profile has no verdict on.
-  if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
-    return Why;
-  SmallPtrSet<Instruction *, 8> ProfileKept;
-  for (const ProfiledAccess &P : Plan.Profiled)
-    if (IsRemote.erase(P.Access))
-      ProfileKept.insert(P.Access);
+  // The cost model first; a profile then judges what is left, and may
+  // overrule the model where the model guessed what the profile measured
+  // (applyProfile). When nothing is left, the model's reason is the first.
   std::optional<SerialReason> CostWhy = applyCostModel(A, Plan, IsRemote);
-  IsRemote.insert(ProfileKept.begin(), ProfileKept.end());
-  if (CostWhy && ProfileKept.empty() && Yields.empty())
+  if (Remote)
+    if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
+      return CostWhy && StringRef(Why->Tag) == "ProfileHits" ? CostWhy : Why;
+  if (IsRemote.empty() && Yields.empty())
     return CostWhy;
 
   for (BasicBlock *BB : L.getBlocksVector()) {
@@ -352,15 +293,12 @@ void SuspensionPlanner::dropCoveredSuspensions() {
   // count, its tuples[j] in the inner loop, its next; a tree node's child
   // chosen by a select): same base, and every byte they may touch within a
   // cache line.
-  auto sameLine = [&](Value *X, Value *Y) {
-    return withinOneLine(X, Y, A.DL) || withinLineOf(fieldOffsets(X, A.DL), fieldOffsets(Y, A.DL));
-  };
   // A plain load only needs its line in the cache, which the earlier access
   // of the same iteration brought in however many yields ago (offsets[u + 1]
   // re-read inside the edge loop after a store that may alias it). A store
   // must also not be separated from the earlier read by a yield.
   auto coveredBy = [&](Instruction *Late, Instruction *Early, const Instruction *Deciding) {
-    if (!sameLine(accessedPointer(*Late), accessedPointer(*Early)) || !A.DT.dominates(Early, Late))
+    if (!sameLine(accessedPointer(*Late), accessedPointer(*Early), A.DL) || !A.DT.dominates(Early, Late))
       return false;
     auto *Load = dyn_cast<LoadInst>(Late);
     if (Load && Load->isSimple())

@@ -8,10 +8,20 @@
 // when the latency it hides per execution, its mean latency beyond an L1
 // hit, is at least what a suspension costs (-memcoro-profile-switch-ns,
 // measured on the machine: docs/compiler.md). A loop whose candidates all
-// stay plain stays serial, and so does a loop whose serial run already kept
-// as many accesses in flight as parallel(N) would (-memcoro-profile-overlap). Profile evidence outranks memcoro's static
-// judgement; a candidate the profile has no verdict on (no entry, too few
-// samples) keeps the static one.
+// stay plain stays serial. A loop whose serial run already kept as many
+// accesses in flight as parallel(N) would (-memcoro-profile-overlap) gets
+// more coroutines (-memcoro-profile-max-n), or stays serial when even those
+// would not clearly exceed the serial loop's overlap.
+//
+// The cost model (SplitCost.cpp) has judged the candidates first. Where it
+// guessed where the data lives (an object that fits in the cache, an address
+// the same in every iteration), the profile measured it, and its verdict
+// replaces the guess. Where the model says the hardware overlaps an access
+// (a stream the prefetcher serves, an inner loop's independent loads), a
+// sample of the access's own latency cannot tell whether the loop waits for
+// it, and the model stands: lbm's streams, kept by their samples, ran at
+// 0.5x serial interleaved. A candidate the profile has no verdict on (no
+// entry, too few samples) keeps the static decision.
 //
 // The profile comes from a run of the -fmemcoro-profile-generate build
 // (ProfileInstrument.cpp; names and file format in Profile.h). An unreadable
@@ -47,6 +57,7 @@ using namespace memcoro;
 STATISTIC(NumProfileKept, "Number of candidate suspension points a profile kept");
 STATISTIC(NumProfileDropped, "Number of candidate suspension points a profile turned into plain accesses");
 STATISTIC(NumProfileSerial, "Number of marked loops left serial because their profile says every access hits");
+STATISTIC(NumProfileRaisedN, "Number of marked loops given more coroutines because their serial run overlapped misses");
 
 static cl::opt<std::string> ProfileUse(
     "memcoro-profile-use", cl::Hidden, cl::init(""), cl::value_desc("file"),
@@ -62,6 +73,16 @@ static cl::opt<double> OverlapFraction(
     "memcoro-profile-overlap", cl::Hidden, cl::init(0.4),
     cl::desc("A loop stays serial when its serial run already kept this fraction of parallel(N) misses in "
              "flight, by its profile"));
+
+// The mixed loop s += hot[ix[i]] * cold[iy[i]] keeps about 10 misses in
+// flight serially; with one suspension point as a pipeline it ran at 0.87x
+// serial with N = 16, 1.17x with 32 and 1.47x with 64, as the hand-written
+// prefetch-distance loop at its best distance (docs/bench.md). 64 is also the
+// top of run-time adaptation's ladder.
+static cl::opt<unsigned> MaxParallelism(
+    "memcoro-profile-max-n", cl::Hidden, cl::init(64),
+    cl::desc("Coroutines a profile gives a loop whose serial run already overlaps its misses as parallel(N) "
+             "would"));
 
 static cl::opt<unsigned> MinSamples(
     "memcoro-profile-min-samples", cl::Hidden, cl::init(16),
@@ -85,11 +106,13 @@ std::string percent(double Fraction) {
   return S;
 }
 
-std::string nanoseconds(double Ns) {
+std::string decimal(double X) {
   std::string S;
-  raw_string_ostream(S) << format("%.1f ns", Ns);
+  raw_string_ostream(S) << format("%.1f", X);
   return S;
 }
+
+std::string nanoseconds(double Ns) { return decimal(Ns) + " ns"; }
 
 StringRef kindName(const Instruction *I) {
   return isa<LoadInst>(I) ? "load" : isa<StoreInst>(I) ? "store" : "atomic access";
@@ -99,9 +122,10 @@ StringRef kindName(const Instruction *I) {
 /// of its kept candidates over the loop's serial time. An
 /// out-of-order core overlaps the misses of independent iterations by itself
 /// (a gather over precomputed indices keeps about 16 in flight on Zen 4);
-/// interleaving pays only when parallel(N) overlaps clearly more.
-std::optional<SerialReason> overlappedAlready(const LoopPlan &Plan, const AccessProfile &Profile,
-                                              const std::string &LoopKey) {
+/// interleaving pays only when parallel(N) overlaps clearly more, so a loop
+/// whose N would not gets MaxParallelism coroutines, or stays serial when
+/// even those would not.
+std::optional<SerialReason> judgeOverlap(LoopPlan &Plan, const AccessProfile &Profile, const std::string &LoopKey) {
   auto It = Profile.Loops.find(LoopKey);
   if (It == Profile.Loops.end() || It->second.SerialNs <= 0)
     return std::nullopt;
@@ -112,6 +136,19 @@ std::optional<SerialReason> overlappedAlready(const LoopPlan &Plan, const Access
   double InFlight = MissNs / It->second.SerialNs;
   if (InFlight < OverlapFraction * Plan.Parallelism)
     return std::nullopt;
+  // parallel(1) asks for one iteration at a time: a latency-critical primary
+  // whose stalls go to scavengers (ScavengeScheduler.cpp) keeps its N.
+  bool MayRaise = Plan.Parallelism > 1 && Plan.Parallelism < MaxParallelism;
+  if (MayRaise && InFlight < OverlapFraction * MaxParallelism) {
+    ++NumProfileRaisedN;
+    LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << ": " << InFlight
+                      << " accesses in flight serially, " << MaxParallelism << " coroutines instead of "
+                      << Plan.Parallelism << "\n");
+    Plan.ProfileRaisedFrom = Plan.Parallelism;
+    Plan.ProfileInFlight = InFlight;
+    Plan.Parallelism = MaxParallelism;
+    return std::nullopt;
+  }
   ++NumProfileSerial;
   LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << " left serial: " << InFlight
                     << " accesses in flight serially\n");
@@ -119,8 +156,11 @@ std::optional<SerialReason> overlappedAlready(const LoopPlan &Plan, const Access
   raw_string_ostream(Text) << "the profile '" << Profile.Path << "' says the serial loop already keeps "
                            << format("%.1f", InFlight) << " accesses in flight ("
                            << format("%.1f", MissNs / 1e6) << " ms of their latency in "
-                           << format("%.1f", It->second.SerialNs / 1e6) << " ms), which parallel("
-                           << Plan.Parallelism << ") would not clearly exceed";
+                           << format("%.1f", It->second.SerialNs / 1e6) << " ms), which ";
+  if (MayRaise)
+    Text += "even " + std::to_string(MaxParallelism) + " coroutines would not clearly exceed";
+  else
+    Text += "parallel(" + std::to_string(Plan.Parallelism) + ") would not clearly exceed";
   return SerialReason{"ProfileOverlapped", Text};
 }
 
@@ -149,6 +189,13 @@ std::optional<SerialReason> memcoro::applyProfile(const SplitAnalyses &A, LoopPl
       ++Missing;
       continue;
     }
+    // Of the accesses the cost model took away, the profile judges again
+    // only those whose data the model guessed to be in the cache.
+    auto Guess = find_if(Plan.NotWorth, [&](const NotSuspended &N) { return N.Access == Access; });
+    bool Guessed = Guess != Plan.NotWorth.end() &&
+                   (Guess->What == NotSuspended::SmallObject || Guess->What == NotSuspended::Invariant);
+    if (!Candidates.contains(Access) && !Guessed)
+      continue;
     const SiteSamples &S = It->second;
     ProfiledAccess P{Access, ProfiledAccess::Kept, S.Samples, S.Executions, S.MissFraction, S.MeanNs, S.MeanMissNs};
     if (S.Samples < MinSamples)
@@ -160,6 +207,12 @@ std::optional<SerialReason> memcoro::applyProfile(const SplitAnalyses &A, LoopPl
                         << "\n");
       Candidates.erase(Access);
       ++NumProfileDropped;
+    }
+    if (Guessed && P.What != ProfiledAccess::TooFewSamples) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the profile's verdict replaces the cost model's:" << *Access << "\n");
+      if (P.What == ProfiledAccess::Kept)
+        Candidates.insert(Access);
+      Plan.NotWorth.erase(Guess);
     }
     Plan.Profiled.push_back(P);
   }
@@ -196,7 +249,7 @@ std::optional<SerialReason> memcoro::applyProfile(const SplitAnalyses &A, LoopPl
              " candidate accesses" +
              (Unmatched ? " and " + Twine(Unmatched) + " that name none of them" : Twine()) +
              "; was it made from other source? Accesses without an entry keep memcoro's own choice");
-  if (std::optional<SerialReason> Why = overlappedAlready(Plan, Profile, Sites.front().loopKey()))
+  if (std::optional<SerialReason> Why = judgeOverlap(Plan, Profile, Sites.front().loopKey()))
     return Why;
   if (Candidates.empty()) {
     ++NumProfileSerial;
@@ -233,9 +286,22 @@ void memcoro::emitProfileRemarks(const LoopPlan &Plan, OptimizationRemarkEmitter
         R << "; it stays a plain " << kindName(P.Access);
       return R;
     });
+  if (Plan.ProfileRaisedFrom)
+    ORE.emit([&] {
+      return OptimizationRemark(RemarkPass, "ProfileParallelism", Plan.L.getStartLoc(), Plan.L.getHeader())
+             << "the profile '" << ProfileUse << "' says the serial loop already keeps "
+             << ore::NV("InFlight", decimal(Plan.ProfileInFlight)) << " accesses in flight, which "
+             << (Plan.ParallelismChosen ? "memcoro's default of " + Twine(Plan.ProfileRaisedFrom) + " coroutines"
+                                        : "parallel(" + Twine(Plan.ProfileRaisedFrom) + ")")
+                    .str()
+             << " would not clearly exceed: " << ore::NV("Parallelism", Plan.Parallelism) << " coroutines instead";
+    });
 }
 
 void memcoro::printProfileVerdicts(const LoopPlan &Plan, raw_ostream &OS) {
+  if (Plan.ProfileRaisedFrom)
+    OS << "  profile raises parallel(" << Plan.ProfileRaisedFrom << ") to " << Plan.Parallelism << ": "
+       << decimal(Plan.ProfileInFlight) << " accesses in flight serially\n";
   for (const ProfiledAccess &P : Plan.Profiled)
     OS << "  profile "
        << (P.What == ProfiledAccess::Kept      ? "keeps"

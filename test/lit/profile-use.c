@@ -1,4 +1,4 @@
-// -fmemcoro-profile-use: a candidate the profile says rarely misses stays a plain load (the mixed loop of issue 13 keeps one suspension point of two), a loop whose candidates all hit stays serial, a candidate with too few samples keeps the static choice, a loop whose serial run already kept enough misses in flight stays serial, and every verdict is a remark with the profile's numbers.
+// -fmemcoro-profile-use: a candidate the profile says rarely misses stays a plain load (the mixed loop of issue 13 keeps one suspension point of two), a loop whose candidates all hit stays serial, a candidate with too few samples keeps the static choice, a loop whose serial run already kept more misses in flight than 64 coroutines would clearly exceed stays serial, and every verdict is a remark with the profile's numbers.
 // RUN: %memcoro-cc -O2 -Rpass=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATIC
 // RUN: printf 'memcoro-profile 1\nmiss-threshold-ns 20.0\n# a comment\n' > %t.profile
 // RUN: echo 'site mixed 28:3 load 29:10 0 31222 1000000 0.0001 0.1 126.9' >> %t.profile
@@ -8,7 +8,7 @@
 // RUN: echo 'site update 58:3 load 59:14 0 5000 1000000 0.0000 0.4 0.0' >> %t.profile
 // RUN: echo 'site update 58:3 store 59:14 0 5000 1000000 0.9000 150.0 160.0' >> %t.profile
 // RUN: echo 'site overlapped 68:3 load 69:10 0 5000 1000000 0.9500 150.0 157.0' >> %t.profile
-// RUN: echo 'loop overlapped 68:3 1 10000000' >> %t.profile
+// RUN: echo 'loop overlapped 68:3 1 5000000' >> %t.profile
 // RUN: %memcoro-cc -O2 -Rpass=memcoro -Rpass-missed=memcoro -fmemcoro-profile-use=%t.profile -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %memcoro-cc -### -fmemcoro-profile-use=%t.profile -c %s 2>&1 | FileCheck %s --check-prefix=FLAGS
 // RUN: %memcoro-cc -### -fmemcoro-profile-use=%t.profile -fno-memcoro-profile-use -c %s 2>&1 | FileCheck %s --check-prefix=OFF
@@ -70,4 +70,4 @@ int64_t overlapped(const int64_t *t, const uint32_t *ix, size_t n) {
   return s;
 }
 // CHECK: 69:10: remark: suspension point kept: the profile says this load takes 150.0 ns beyond an L1 hit on average (5000 samples
-// CHECK: 68:3: remark: marked loop left serial: the profile '{{.*}}.profile' says the serial loop already keeps 15.0 accesses in flight (150.0 ms of their latency in 10.0 ms), which parallel(16) would not clearly exceed
+// CHECK: 68:3: remark: marked loop left serial: the profile '{{.*}}.profile' says the serial loop already keeps 30.0 accesses in flight (150.0 ms of their latency in 5.0 ms), which even 64 coroutines would not clearly exceed

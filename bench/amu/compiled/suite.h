@@ -11,6 +11,7 @@
 #ifndef MEMCORO_BENCH_AMU_COMPILED_SUITE_H
 #define MEMCORO_BENCH_AMU_COMPILED_SUITE_H
 
+#include "../../splitmix64.h"
 #include "memcoro/amu.h"
 #include "memcoro/memcoro.h"
 
@@ -21,14 +22,6 @@
 #ifndef PAR
 #define PAR 64
 #endif
-
-static inline uint64_t splitmix64(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-static inline uint64_t mix64(uint64_t x) { return splitmix64(&x); }
 
 /* One kernel: set-up (not timed) builds the data for `scale`; reset (not
  * timed) restores what a run writes; run is the timed loop and returns what
