@@ -33,6 +33,7 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/DependenceAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -246,7 +247,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
           Nested.push_back({Id, Sub->getStartLoc()});
     BasicBlock *Anchor = Target->getHeader();
     auto &DI = FAM.getResult<DependenceAnalysis>(F);
-    SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, M.getDataLayout()};
+    SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, M.getDataLayout(), FAM.getResult<AAManager>(F)};
     if (splitLoop(A, *Target, ORE, HasTwin)) {
       for (auto &[Id, Loc] : Nested) {
         M.getOrInsertNamedMetadata(SeenLoopsMD)->addOperand(MDNode::get(F.getContext(), {Id}));
@@ -278,7 +279,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
       prepareMarkedLoop(*L, LI, DT, SE, AC);
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
   auto &DI = FAM.getResult<DependenceAnalysis>(F);
-  SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout()};
+  SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout(), FAM.getResult<AAManager>(F)};
   SmallPtrSet<const Loop *, 4> Interleaved;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!getMarkedParallelism(*L))

@@ -42,6 +42,7 @@
 #include <string>
 
 namespace llvm {
+class AAResults;
 class AssumptionCache;
 class DependenceInfo;
 class DominatorTree;
@@ -67,6 +68,7 @@ struct SplitAnalyses {
   llvm::DependenceInfo &DI;
   const RemoteAccessInfo &RAI;
   const llvm::DataLayout &DL;
+  llvm::AAResults &AA;
 };
 
 /// An associative, commutative update of a header phi: the iteration computes
@@ -369,6 +371,26 @@ bool recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINod
 /// The lowering's: each use of such a phi reads its place again; returns,
 /// for each user, the first load in front of it (where a wait must go).
 llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> reloadForwardedLoads(const LoopPlan &Plan);
+/// The phis of the loop that \p Phi's value moves through: those it merges
+/// and those that merge it (BufferAppend.cpp).
+llvm::SmallVector<llvm::PHINode *, 4> phiWeb(const llvm::Loop &L, llvm::PHINode *Phi);
+
+/// Reads GVN carried across the back edge (CarriedLoads.cpp). Whether no
+/// value of \p Phi's web is used but by the web.
+bool isDeadPhiWeb(const llvm::Loop &L, llvm::PHINode *Phi);
+/// The lowering's: drops the header phis whose web is dead.
+void dropDeadPhiWebs(llvm::Loop &L);
+/// When \p Bound, an operand of the exit test, merges reloads of one
+/// loop-invariant place (the bound re-read after a write that may alias it),
+/// the value it enters the loop with; null otherwise.
+llvm::Value *boundEnteringLoop(const llvm::Loop &L, llvm::Value *Bound, const llvm::DataLayout &DL);
+/// When header phi \p Phi carries the next element of an affine stream into
+/// the next iteration and nothing writes the stream, reads the element again
+/// in each iteration instead: the instructions made go to \p Created, the
+/// phi's uses, redirected, to \p Redirected (for SplitLegality::revert).
+bool reloadShiftedLoad(const SplitAnalyses &A, const llvm::Loop &L, llvm::PHINode *Phi,
+                       llvm::SmallVectorImpl<llvm::Instruction *> &Created,
+                       llvm::SmallVectorImpl<std::pair<llvm::Use *, llvm::Value *>> &Redirected);
 /// Whether \p I runs after the first read of such a counter, in iteration
 /// order (a buffer's flush call runs in place there).
 bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, const llvm::Instruction *I);

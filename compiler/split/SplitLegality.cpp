@@ -179,6 +179,17 @@ bool SplitLegality::evaluateBoundOnce() {
   for (unsigned K = 0; K < 2; ++K) {
     SmallVector<Instruction *, 4> Chain;
     Value *Bound = Cmp->getOperand(K);
+    if (Value *Entering = boundEnteringLoop(L, Bound, A.DL)) {
+      // The test, and code after the loop that read the bound's last value,
+      // take the value the loop starts with.
+      for (PHINode *P : phiWeb(L, cast<PHINode>(Bound)))
+        for (Use &U : make_early_inc_range(P->uses()))
+          if (auto *User = cast<Instruction>(U.getUser()); User == Cmp || !L.contains(User)) {
+            BoundUses.push_back({&U, P});
+            U.set(Entering);
+          }
+      continue;
+    }
     if (L.isLoopInvariant(Bound) || !boundFromMemory(Bound, L, Chain) || Chain.empty())
       continue;
     ValueToValueMapTy Copies;
@@ -376,6 +387,9 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
         continue;
       }
     }
+    // What GVN carried across the back edge (CarriedLoads.cpp).
+    if (isDeadPhiWeb(L, &Phi) || reloadShiftedLoad(A, L, &Phi, BoundCopies, BoundUses))
+      continue;
     Reduction R;
     FloatingPointOrderMatters = nullptr;
     if (recogniseReduction(&Phi, R)) {

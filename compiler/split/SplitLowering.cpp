@@ -126,6 +126,9 @@ LoweredLoop CoroutineLowering::run() {
   for (const Reduction &R : Plan.Reductions)
     for (StoreInst *Mirror : R.Mirrors)
       Mirror->eraseFromParent();
+  // Header phis legality left without a use (CarriedLoads.cpp) go before
+  // the serial copy is made: they have no start value in it.
+  dropDeadPhiWebs(L);
   // Run-time adaptation copies the serial loop now, before it changes.
   std::unique_ptr<RunTimeAdaptation> Adapt = createRunTimeAdaptation(A, Plan, ORE);
 
