@@ -452,6 +452,11 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
         continue;
       if (runsInPlace(*CB) || isOrderedMarker(*CB) || runsAfterBufferAppend(Plan, A.DT, CB))
         continue;
+      if (CB->mayReadOrWriteMemory() && CB->isInlineAsm())
+        return serial("InlineAsm",
+                      "an asm statement that may access memory (a lock, an atomic built by hand): memcoro cannot "
+                      "tell what it touches, nor whether an iteration may suspend while it holds what it takes",
+                      CB);
       if (CB->mayReadOrWriteMemory()) {
         Function *Callee = CB->getCalledFunction();
         std::string Name = Callee ? ("'" + Callee->getName() + "'").str() : "through a pointer";
