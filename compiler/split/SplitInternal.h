@@ -375,6 +375,11 @@ llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> reloadForwardedLoads(co
 /// and those that merge it (BufferAppend.cpp).
 llvm::SmallVector<llvm::PHINode *, 4> phiWeb(const llvm::Loop &L, llvm::PHINode *Phi);
 
+/// Whether \p R's one store of its total, made on some paths only (an
+/// OpenMP reduction's private copy updated under a condition), leaves the
+/// place holding the total wherever the loop is (ReductionMirrors.cpp).
+bool conditionalMirrorKeepsTotal(const SplitAnalyses &A, const llvm::Loop &L, const Reduction &R);
+
 /// Reads GVN carried across the back edge (CarriedLoads.cpp). Whether no
 /// value of \p Phi's web is used but by the web.
 bool isDeadPhiWeb(const llvm::Loop &L, llvm::PHINode *Phi);

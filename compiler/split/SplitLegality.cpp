@@ -247,6 +247,7 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   SmallPtrSet<Instruction *, 16> Closure = {Phi};
   std::optional<unsigned> Kind;
   bool KindIsIntrinsic = false;
+  bool ConditionalMirror = false;
   auto inClosure = [&](Value *V) { auto *I = dyn_cast<Instruction>(V); return I && Closure.contains(I); };
 
   while (!Work.empty()) {
@@ -264,9 +265,11 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
       // after the loop.
       if (auto *Store = dyn_cast<StoreInst>(UI);
           Store && Store->isSimple() && Store->getValueOperand() == Cur &&
-          Cur == Phi->getIncomingValueForBlock(Plan.Latch) && L.isLoopInvariant(Store->getPointerOperand()) &&
-          A.DT.dominates(Store->getParent(), Plan.Latch) && A.LI.getLoopFor(Store->getParent()) == &L &&
+          L.isLoopInvariant(Store->getPointerOperand()) && A.LI.getLoopFor(Store->getParent()) == &L &&
           (!R.MirrorPlace || R.MirrorPlace == Store->getPointerOperand())) {
+        // A store on some paths only is checked once the closure is known.
+        ConditionalMirror |= Cur != Phi->getIncomingValueForBlock(Plan.Latch) ||
+                             !A.DT.dominates(Store->getParent(), Plan.Latch);
         R.Mirrors.push_back(Store);
         R.MirrorPlace = Store->getPointerOperand();
         continue;
@@ -340,6 +343,8 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   Type *Ty = Phi->getType();
   R.Phi = Phi;
   R.LatchValue = Phi->getIncomingValueForBlock(Plan.Latch);
+  if (ConditionalMirror && !conditionalMirrorKeepsTotal(A, L, R))
+    return false;
   R.Opcode = *Kind;
   R.IsIntrinsic = KindIsIntrinsic;
   if (KindIsIntrinsic) {
