@@ -41,6 +41,9 @@ bool memcoro::isDeadPhiWeb(const Loop &L, PHINode *Phi) {
   SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
   return all_of(Web, [&](PHINode *P) {
     return all_of(P->users(), [&](User *U) {
+      // A cast the exit test no longer reads is as dead as the web.
+      if (auto *Cast = dyn_cast<CastInst>(U))
+        return Cast->use_empty();
       auto *UP = dyn_cast<PHINode>(U);
       return UP && is_contained(Web, UP);
     });

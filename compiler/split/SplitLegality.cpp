@@ -179,12 +179,31 @@ bool SplitLegality::evaluateBoundOnce() {
   for (unsigned K = 0; K < 2; ++K) {
     SmallVector<Instruction *, 4> Chain;
     Value *Bound = Cmp->getOperand(K);
-    if (Value *Entering = boundEnteringLoop(L, Bound, A.DL)) {
-      // The test, and code after the loop that read the bound's last value,
-      // take the value the loop starts with.
-      for (PHINode *P : phiWeb(L, cast<PHINode>(Bound)))
+    // The bound may be widened on its way to the test (an OpenMP chunk's
+    // int upper bound against a 64-bit counter).
+    SmallVector<CastInst *, 2> Casts;
+    Value *Core = Bound;
+    for (auto *Cast = dyn_cast<CastInst>(Core); Cast && L.contains(Cast); Cast = dyn_cast<CastInst>(Core)) {
+      Casts.push_back(Cast);
+      Core = Cast->getOperand(0);
+    }
+    if (Value *Entering = boundEnteringLoop(L, Core, A.DL)) {
+      // The test takes the value the loop starts with, and so does code
+      // after the loop that read the bound's last value.
+      Value *Once = Entering;
+      for (CastInst *Cast : reverse(Casts)) {
+        Instruction *Copy = Cast->clone();
+        Copy->insertBefore(Before);
+        Copy->setName(Cast->getName() + ".once");
+        Copy->setOperand(0, Once);
+        BoundCopies.push_back(Copy);
+        Once = Copy;
+      }
+      BoundUses.push_back({&Cmp->getOperandUse(K), Bound});
+      Cmp->setOperand(K, Once);
+      for (PHINode *P : phiWeb(L, cast<PHINode>(Core)))
         for (Use &U : make_early_inc_range(P->uses()))
-          if (auto *User = cast<Instruction>(U.getUser()); User == Cmp || !L.contains(User)) {
+          if (!L.contains(cast<Instruction>(U.getUser()))) {
             BoundUses.push_back({&U, P});
             U.set(Entering);
           }
