@@ -1,4 +1,5 @@
-// hashbuild: the build phase of the no-partitioning hash join (NPO), written
+// hashbuild: the build phase of the no-partitioning hash join (NPO; its data
+// structures in npo.h, shared with hashjoin.c), written
 // the way its multi-threaded build is written: each tuple of R takes its
 // bucket's latch (a test-and-set spin lock), appends itself to the bucket or
 // to its overflow bucket, and takes a new overflow bucket from a buffer that
@@ -12,32 +13,14 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define BUCKET_SIZE 2
+#include "npo.h"
+
 #define OVERFLOW_BUF_SIZE 1024
-typedef struct { uint32_t key, payload; } tuple_t;
-typedef struct bucket_t {
-  volatile char latch;
-  uint32_t count;
-  tuple_t tuples[BUCKET_SIZE];
-  struct bucket_t *next;
-} bucket_t;
 typedef struct bucket_buffer_t {
   struct bucket_buffer_t *next;
   uint32_t count;
   bucket_t buf[OVERFLOW_BUF_SIZE];
 } bucket_buffer_t;
-typedef struct {
-  bucket_t *buckets;
-  uint32_t num_buckets;
-  uint32_t hash_mask;
-  uint32_t skip_bits;
-} hashtable_t;
-typedef struct {
-  tuple_t *tuples;
-  uint64_t num_tuples;
-} relation_t;
-
-#define HASH(X, MASK, SKIP) (((X) & MASK) >> SKIP)
 
 static inline int tas(volatile char *addr) {
   char oldval;
@@ -106,14 +89,6 @@ static uint32_t probe(const hashtable_t *ht, uint32_t key, uint32_t *payload) {
         *payload = b->tuples[j].payload;
       }
   return matches;
-}
-
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next_rand(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
 }
 
 int main(int argc, char **argv) {

@@ -11,34 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define BUCKET_SIZE 2
-typedef struct { uint32_t key, payload; } tuple_t;
-typedef struct bucket_t {
-  volatile char latch;
-  uint32_t count;
-  tuple_t tuples[BUCKET_SIZE];
-  struct bucket_t *next;
-} bucket_t;
-typedef struct {
-  bucket_t *buckets;
-  uint32_t num_buckets;
-  uint32_t hash_mask;
-  uint32_t skip_bits;
-} hashtable_t;
-typedef struct {
-  tuple_t *tuples;
-  uint64_t num_tuples;
-} relation_t;
-
-#define HASH(X, MASK, SKIP) (((X) & MASK) >> SKIP)
-
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next_rand(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
+#include "npo.h"
 
 static void build_hashtable(hashtable_t *ht, const relation_t *rel, bucket_t *overflow) {
   uint32_t used = 0;
