@@ -93,14 +93,7 @@ static uint32_t probe(const hashtable_t *ht, uint32_t key, uint32_t *payload) {
 
 int main(int argc, char **argv) {
   uint64_t nr = argc > 1 ? strtoull(argv[1], 0, 10) : (1u << 23);
-  relation_t R = {malloc(sizeof(tuple_t) * nr), nr};
-  for (uint64_t i = 0; i < nr; i++) R.tuples[i] = (tuple_t){(uint32_t)(i + 1), (uint32_t)(i * 7 + 3)};
-  for (uint64_t i = nr - 1; i > 0; i--) {
-    uint64_t j = next_rand() % (i + 1);
-    tuple_t t = R.tuples[i];
-    R.tuples[i] = R.tuples[j];
-    R.tuples[j] = t;
-  }
+  relation_t R = primary_keys(nr);
   // Half as many buckets as tuples of two: most buckets overflow once.
   uint32_t nbuckets = 1;
   while (nbuckets < nr / BUCKET_SIZE / 2) nbuckets <<= 1;

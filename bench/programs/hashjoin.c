@@ -60,14 +60,7 @@ static int64_t probe_hashtable(const hashtable_t *ht, const relation_t *rel, uin
 int main(int argc, char **argv) {
   uint64_t nr = argc > 1 ? strtoull(argv[1], 0, 10) : (1u << 24);
   uint64_t ns = 4 * nr;
-  relation_t R = {malloc(sizeof(tuple_t) * nr), nr}, S = {malloc(sizeof(tuple_t) * ns), ns};
-  for (uint64_t i = 0; i < nr; i++) R.tuples[i] = (tuple_t){(uint32_t)(i + 1), (uint32_t)(i * 7 + 3)};
-  for (uint64_t i = nr - 1; i > 0; i--) {
-    uint64_t j = next_rand() % (i + 1);
-    tuple_t t = R.tuples[i];
-    R.tuples[i] = R.tuples[j];
-    R.tuples[j] = t;
-  }
+  relation_t R = primary_keys(nr), S = {malloc(sizeof(tuple_t) * ns), ns};
   uint64_t expected = 0;
   for (uint64_t i = 0; i < ns; i++) {
     uint32_t key = (uint32_t)(next_rand() % nr) + 1;

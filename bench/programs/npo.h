@@ -6,6 +6,7 @@
 #ifndef MEMCORO_PROGRAMS_NPO_H
 #define MEMCORO_PROGRAMS_NPO_H
 #include <stdint.h>
+#include <stdlib.h>
 
 #define BUCKET_SIZE 2
 typedef struct { uint32_t key, payload; } tuple_t;
@@ -34,6 +35,19 @@ static uint64_t next_rand(void) {
   rng ^= rng >> 7;
   rng ^= rng << 17;
   return rng;
+}
+
+// R: the keys 1..n in random order, payload 7 (key - 1) + 3.
+static relation_t primary_keys(uint64_t n) {
+  relation_t R = {malloc(sizeof(tuple_t) * n), n};
+  for (uint64_t i = 0; i < n; i++) R.tuples[i] = (tuple_t){(uint32_t)(i + 1), (uint32_t)(i * 7 + 3)};
+  for (uint64_t i = n - 1; i > 0; i--) {
+    uint64_t j = next_rand() % (i + 1);
+    tuple_t t = R.tuples[i];
+    R.tuples[i] = R.tuples[j];
+    R.tuples[j] = t;
+  }
+  return R;
 }
 
 #endif
