@@ -5,8 +5,9 @@ run, verified by their own verifiers, and compared.
 
 Each program in this folder is written the way the code it stands for is
 written (HPCC RandomAccess, a no-partitioning hash join probe and build, NPB
-IS and CG, GAP's BFS, PageRank and Afforest connected components, B+-tree and
-binary-search-tree lookup batches, k-mer counting), with one `#pragma memcoro` line on its hot loop and no other edit.
+IS and CG, GAP's BFS, PageRank and Afforest connected components, B+-tree,
+binary-search-tree and skip list lookup batches, k-mer counting), with one
+`#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
 builds pass the program's own verification, and the memcoro build's speed over
 the serial build (kernel time as the program reports it; best of --runs runs,
@@ -39,6 +40,7 @@ PROGRAMS = {
     "bst": ("bst.cpp", ["4194304", "1048576"], ["20000", "50000"]),
     "hashbuild": ("hashbuild.c", ["8388608"], ["20000"]),
     "kmer": ("kmer.c", ["25", "131072"], ["16", "2000"]),
+    "skiplist": ("skiplist.c", ["2097152", "524288"], ["20000", "50000"]),
 }
 REMARK = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: remark: (?P<text>.*?) \[-Rpass(?P<kind>-missed)?=memcoro\]$")
 
