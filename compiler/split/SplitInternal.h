@@ -380,6 +380,11 @@ llvm::SmallVector<llvm::PHINode *, 4> phiWeb(const llvm::Loop &L, llvm::PHINode 
 /// place holding the total wherever the loop is (ReductionMirrors.cpp).
 bool conditionalMirrorKeepsTotal(const SplitAnalyses &A, const llvm::Loop &L, const Reduction &R);
 
+/// Whether header phi \p Phi is a flag the iterations only set, to one
+/// constant (`changed = true`); if so, fills in \p R as a reduction by & or
+/// | (FlagReductions.cpp).
+bool recogniseFlag(const llvm::Loop &L, llvm::PHINode *Phi, Reduction &R);
+
 /// Reads GVN carried across the back edge (CarriedLoads.cpp). Whether no
 /// value of \p Phi's web is used but by the web.
 bool isDeadPhiWeb(const llvm::Loop &L, llvm::PHINode *Phi);

@@ -416,7 +416,7 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
       continue;
     Reduction R;
     FloatingPointOrderMatters = nullptr;
-    if (recogniseReduction(&Phi, R)) {
+    if (recogniseReduction(&Phi, R) || (!FloatingPointOrderMatters && recogniseFlag(L, &Phi, R = Reduction()))) {
       Plan.Reductions.push_back(R);
       continue;
     }
