@@ -5,7 +5,8 @@ run, verified by their own verifiers, and compared.
 
 Each program in this folder is written the way the code it stands for is
 written (HPCC RandomAccess, a no-partitioning hash join probe and build, NPB
-IS and CG, GAP's BFS, PageRank and Afforest connected components, B+-tree,
+IS and CG, GAP's BFS, PageRank and Afforest connected components, Bellman-Ford
+SSSP, B+-tree,
 binary-search-tree and skip list lookup batches, k-mer counting), with one
 `#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
@@ -41,6 +42,7 @@ PROGRAMS = {
     "hashbuild": ("hashbuild.c", ["8388608"], ["20000"]),
     "kmer": ("kmer.c", ["25", "131072"], ["16", "2000"]),
     "skiplist": ("skiplist.c", ["2097152", "524288"], ["20000", "50000"]),
+    "sssp": ("sssp.cpp", ["21", "2"], ["12", "4"]),
 }
 REMARK = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: remark: (?P<text>.*?) \[-Rpass(?P<kind>-missed)?=memcoro\]$")
 
