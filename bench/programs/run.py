@@ -42,7 +42,7 @@ PROGRAMS = {
     "hashbuild": ("hashbuild.c", ["8388608"], ["20000"]),
     "kmer": ("kmer.c", ["25", "131072"], ["16", "2000"]),
     "skiplist": ("skiplist.c", ["2097152", "524288"], ["20000", "50000"]),
-    "sssp": ("sssp.cpp", ["21", "2"], ["12", "4"]),
+    "sssp": ("sssp.cpp", ["22", "2"], ["12", "4"]),
 }
 REMARK = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: remark: (?P<text>.*?) \[-Rpass(?P<kind>-missed)?=memcoro\]$")
 
