@@ -14,7 +14,7 @@ builds pass the program's own verification, and the memcoro build's speed over
 the serial build (kernel time as the program reports it; best of --runs runs,
 the two builds alternating).
 
-  bench/programs/run.py                 default sizes (about 10 minutes)
+  bench/programs/run.py                 default sizes (about 12 minutes)
   bench/programs/run.py --quick         tiny sizes: verification and remarks only (CI)
   bench/programs/run.py --programs hashjoin,intsort --runs 5
 """
