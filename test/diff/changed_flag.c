@@ -1,4 +1,4 @@
-// changed_flag: flags the iterations only set, as relaxation and fixed-point loops keep them (`changed = true`, `all_ok = false`, `found = 1` from 0): interleaved as | and & reductions, whichever iterations set them.
+// changed_flag: flags the iterations only set, as relaxation and fixed-point loops keep them (`changed = true`, `all_ok = false`, `found = 1` from 0): interleaved as | and & reductions, whichever iterations set them; again as diff-openmp/changed_flag.c, where the OpenMP reduction clauses keep private copies in memory that each setting iteration stores one constant into (bench/programs/sssp.cpp).
 #include "common.h"
 #include <stdbool.h>
 enum { TABLE = 1 << 15 };
@@ -11,6 +11,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; ++i) idx[i] = diff_rand() % TABLE;
   bool changed = false, all_ok = true;
   int found = 0;
+#pragma omp parallel for reduction(|| : changed) reduction(&& : all_ok) reduction(| : found) num_threads(2)
 #pragma memcoro parallel(N)
   for (int i = 0; i < n; ++i) {
     int32_t t = T[idx[i]];
