@@ -169,7 +169,10 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
              "iteration's end, a call on the way (a buffer's flush) in place";
         break;
       }
-      if (Plan.WaitsForTurn)
+      if (P.BeforeTurn)
+        R << " (ring dispatch: an iteration tests before its turn, and waits for it only to claim a free "
+             "location, which it tests again then)";
+      else if (Plan.WaitsForTurn)
         R << " (ring dispatch: an iteration that reaches it before its turn waits)";
       else if (Plan.Style == Dispatch::Pipeline)
         R << " (pipeline dispatch runs each phase in iteration order)";

@@ -108,7 +108,7 @@ static cl::opt<unsigned> AdaptMaxN("memcoro-adapt-max-n", cl::Hidden, cl::init(6
                                    cl::desc("The most coroutines run-time N may choose (slots allocated)"));
 
 /// runtime/adapt/adapt.h: MEMCORO_ADAPT_*, and its sample size for the remark.
-enum : unsigned { FlagSample = 1, FlagN = 2, FlagForceSerial = 4, FlagForceInterleaved = 8 };
+enum : unsigned { FlagSample = 1, FlagN = 2, FlagForceSerial = 4, FlagForceInterleaved = 8, FlagPipeline = 16 };
 static constexpr unsigned SampleIters = 256;
 static constexpr unsigned StateWords = 16;
 
@@ -241,6 +241,7 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   // every suite kernel at 256 MiB).
   unsigned N0 = ChooseN ? slotCount() : Plan.Parallelism;
   unsigned Flags = (Sample ? FlagSample : 0) | (ChooseN ? FlagN : 0) |
+                   (Plan.Style == Dispatch::Pipeline ? FlagPipeline : 0) |
                    (AdaptForce == ForcedDecision::Serial        ? FlagForceSerial
                     : AdaptForce == ForcedDecision::Interleaved ? FlagForceInterleaved
                                                                 : 0);
@@ -388,10 +389,6 @@ void WindowLoop::finish(BasicBlock *Sched, BasicBlock *Done) {
   MB.CreateCondBr(MB.CreateICmpULT(Hi, TripCount), Lo->getParent(), Done);
 }
 
-bool memcoro::mayAdaptAtRunTime(const LoopPlan &Plan) {
-  return !Plan.ThroughAmu && (AdaptSerial || (AdaptN && Plan.ParallelismChosen));
-}
-
 std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitAnalyses &A, const LoopPlan &Plan,
                                                                     OptimizationRemarkEmitter &ORE) {
   bool ChooseN = AdaptN && Plan.ParallelismChosen;
@@ -407,7 +404,6 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
   const char *Why = Plan.ThroughAmu                ? "its far accesses go through the AMU"
                     : !Plan.PrivateAllocas.empty() ? "its iterations have stack memory of their own"
                     : Plan.ScavengeNs              ? "its stalls are lent to scavengers (-fmemcoro-scavenge)"
-                    : Plan.Style == Dispatch::Pipeline ? "it runs as a pipeline (-memcoro-dispatch=pipeline)"
                                                    : nullptr;
   // A value of the loop used outside it other than through the exit's phis
   // could not be given the serial copy's value.

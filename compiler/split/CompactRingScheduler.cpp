@@ -75,7 +75,8 @@ public:
     IRBuilder<> FB(Fill);
     FB.SetCurrentDebugLocation(S.Loc);
     Value *Count = FB.CreateLoad(I64, Live);
-    Value *Room = FB.CreateAnd(FB.CreateICmpULT(Count, FB.getInt64(S.N)),
+    // Under run-time adaptation the window's n, not every slot allocated.
+    Value *Room = FB.CreateAnd(FB.CreateICmpULT(Count, S.activeSlots(FB)),
                                FB.CreateICmpULT(FB.CreateLoad(I64, NextIter), S.TripCount));
     FB.CreateCondBr(Room, Grow, Wrap);
 

@@ -118,6 +118,13 @@ void memcoro::noteOtherGranules(const FieldOffsets &Late, Instruction *Early, co
   }
 }
 
+bool memcoro::withinOneGranule(Value *A, Value *B, const DataLayout &DL) {
+  FieldOffsets FA = fieldOffsets(A, DL), FB = fieldOffsets(B, DL);
+  return A->getType()->getPointerAddressSpace() == 0 && B->getType()->getPointerAddressSpace() == 0 && FA.Base &&
+         FA.Base == FB.Base && FA.Offsets.size() == 1 && FB.Offsets.size() == 1 &&
+         floorDiv(FA.Offsets.front(), GranuleBytes) == floorDiv(FB.Offsets.front(), GranuleBytes);
+}
+
 namespace {
 
 /// Follows the pointers a phi or select may pass on, back to accesses of

@@ -17,6 +17,13 @@
 // as lockstep keeps. The slot of iteration k is k mod M, M the power of two
 // above S*d: iteration k holds its slot from step k to step k + S*d.
 //
+// Under run-time adaptation (Adaptation.cpp) N is the window's n, chosen by
+// the controller, so d is a register value computed when the window starts,
+// and M is sized for the most slots the controller may choose. Each window
+// is a pipeline of its own: it fills, runs, and drains to its last
+// iteration's last phase before the window loop measures it and picks the
+// next window (serial, or a pipeline with another d).
+//
 //   preheader: t = 0, slot 0
 //   sched:     always launch (the switch on 0 folds away)
 //   launch:    k = t -> iter.start; phase 0; suspension 1 -> stage.1
@@ -72,8 +79,7 @@ namespace {
 class PipelineScheduler final : public SchedulerCodeGen {
 public:
   explicit PipelineScheduler(Skeleton &S)
-      : SchedulerCodeGen(S), Distance(pipelineDistance(S.N, S.NumSuspensions)),
-        Mask(pipelineSlots(S.N, S.NumSuspensions) - 1) {}
+      : SchedulerCodeGen(S), Mask(pipelineSlots(S.N, S.NumSuspensions) - 1) {}
 
   void createState(IRBuilder<> &Entry) override {
     Step = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.step");
@@ -81,7 +87,20 @@ public:
 
   /// Step 0 launches iteration 0 in slot 0 (the lowering clears the slot
   /// index); a loop that is entered runs at least once.
-  void initState(IRBuilder<> &B) override { B.CreateStore(B.getInt64(0), Step); }
+  /// d and the depth S*d, from the slots in use: a constant without
+  /// adaptation, the window's n with it (initState runs where each window
+  /// starts, so these dominate every stage).
+  void initState(IRBuilder<> &B) override {
+    B.CreateStore(B.getInt64(0), Step);
+    Value *Phases = B.getInt64(S.NumSuspensions);
+    if (!S.ActiveN) {
+      Distance = B.getInt64(pipelineDistance(S.N, S.NumSuspensions));
+    } else {
+      Value *PerPhase = S.NumSuspensions == 1 ? S.ActiveN : B.CreateUDiv(S.ActiveN, Phases);
+      Distance = B.CreateBinaryIntrinsic(Intrinsic::umax, PerPhase, B.getInt64(1), nullptr, "memcoro.distance");
+    }
+    Depth = S.NumSuspensions == 1 ? Distance : B.CreateMul(Distance, Phases, "memcoro.depth");
+  }
 
   Value *emitLaunch(IRBuilder<> &B) override {
     Value *K = B.CreateLoad(B.getInt64Ty(), Step, "memcoro.k");
@@ -98,6 +117,13 @@ public:
 
   BasicBlock *afterSuspend(unsigned J) override { return stage(J + 1); }
 
+  /// Phase J + 1 of step t is iteration t - (J + 1)*d: values computed from
+  /// the iteration number need no slot field (is: keys[k] read again).
+  bool knowsIterationAtResume() const override { return true; }
+  Value *emitIterationAtResume(IRBuilder<> &B, unsigned J) override {
+    return B.CreateSub(B.CreateLoad(B.getInt64Ty(), Step), behind(B, J + 1), "memcoro.k.resumed");
+  }
+
   /// The stages and the step, once the lowering has made every resume block
   /// (the dispatch switch's cases).
   void emitNext(IRBuilder<> &B, Value *NextSlot) override {
@@ -113,8 +139,7 @@ public:
     for (unsigned J = 1; J <= S.NumSuspensions; ++J) {
       IRBuilder<> PB(stage(J));
       PB.SetCurrentDebugLocation(S.Loc);
-      Value *K = PB.CreateSub(PB.CreateLoad(I64, Step), PB.getInt64(uint64_t(J) * Distance),
-                              "memcoro.k." + Twine(J));
+      Value *K = PB.CreateSub(PB.CreateLoad(I64, Step), behind(PB, J), "memcoro.k." + Twine(J));
       PB.CreateStore(PB.CreateAnd(K, PB.getInt64(Mask)), S.SlotIndex);
       PB.CreateCondBr(PB.CreateICmpULT(K, S.TripCount), Resumes[J - 1],
                       J < S.NumSuspensions ? stage(J + 1) : S.Next);
@@ -128,7 +153,6 @@ public:
 
     IRBuilder<> DB(Drain);
     DB.SetCurrentDebugLocation(S.Loc);
-    Value *Depth = DB.getInt64(uint64_t(S.NumSuspensions) * Distance);
     Value *Past = DB.CreateSub(DB.CreateLoad(I64, Step), S.TripCount);
     DB.CreateCondBr(DB.CreateICmpULT(Past, Depth), stage(1), S.Done);
   }
@@ -171,7 +195,7 @@ public:
     StepTest->setSuccessor(0, Enter);
     IRBuilder<> EB(Enter);
     EB.SetCurrentDebugLocation(S.Loc);
-    EB.CreateCondBr(EB.CreateICmpUGE(T, EB.getInt64(uint64_t(S.NumSuspensions) * Distance)),
+    EB.CreateCondBr(EB.CreateICmpUGE(T, Depth),
                     cast<BasicBlock>(VMap[S.Launch]), S.Launch);
   }
 
@@ -180,6 +204,9 @@ public:
   }
 
 private:
+  /// J*d: how many steps phase J runs behind phase 0.
+  Value *behind(IRBuilder<> &B, unsigned J) { return J == 1 ? Distance : B.CreateMul(Distance, B.getInt64(J)); }
+
   /// The block that runs phase \p J of iteration t - J*d, or skips it.
   BasicBlock *stage(unsigned J) {
     if (Stages.empty())
@@ -190,8 +217,10 @@ private:
 
   BasicBlock *Drain() const { return StepTest->getSuccessor(1); }
 
-  const unsigned Distance;
+  /// M - 1, M the slots for the most iterations in flight.
   const uint64_t Mask;
+  /// i64: d, and S*d.
+  Value *Distance = nullptr, *Depth = nullptr;
   /// t: the iteration whose first phase this step runs.
   AllocaInst *Step = nullptr;
   SmallVector<BasicBlock *, 4> Stages;

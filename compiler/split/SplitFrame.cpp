@@ -16,7 +16,9 @@
 //     is still in the slot; storing it again is dropped (continuation reuse,
 //     the .NET seed).
 //   - rematerialised: a pure function of other saved values (&base[half],
-//     len / 2) is recomputed on resume rather than stored.
+//     len / 2) is recomputed on resume rather than stored; so is a value
+//     computed from the iteration number, when the scheduler knows it at the
+//     resume (the pipeline; FromIteration.cpp).
 //   - private stack memory: an object declared in the loop body gets one copy
 //     per slot.
 //
@@ -143,6 +145,9 @@ void CoroutineFrame::computeSavedValues(BasicBlock *IterStart, BasicBlock *IterE
           SavedAt[&I].push_back(It->second);
         }
     }
+  if (IterationKnownAtResume)
+    FromIteration = recomputableFromIteration(A, Plan, Region, Posts, Iteration, Saved.getArrayRef(),
+                                              [&](Instruction *V) { return ArrayRef<unsigned>(SavedAt[V]); });
   chooseRematerialized();
 }
 
@@ -158,12 +163,15 @@ void CoroutineFrame::chooseRematerialized() {
     return V->isIntDivRem() || V->getOpcode() == Instruction::FDiv || V->getOpcode() == Instruction::FRem;
   };
   for (Instruction *V : Saved)
-    if ((isa<GetElementPtrInst>(V) || isa<CastInst>(V) || isa<BinaryOperator>(V) || isa<CmpInst>(V)) &&
-        !V->mayHaveSideEffects() && !divides(V))
+    if (FromIteration.contains(V) ||
+        ((isa<GetElementPtrInst>(V) || isa<CastInst>(V) || isa<BinaryOperator>(V) || isa<CmpInst>(V)) &&
+         !V->mayHaveSideEffects() && !divides(V)))
       Rematerialized.insert(V);
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (Instruction *V : make_early_inc_range(Rematerialized)) {
+      if (FromIteration.contains(V))
+        continue;
       bool Computable = all_of(V->operands(), [&](Value *Op) {
         auto *OpI = dyn_cast<Instruction>(Op);
         if (!OpI || !Region.contains(OpI->getParent()))
@@ -207,22 +215,43 @@ void CoroutineFrame::emitSaves(IRBuilder<> &B, Value *Slot, unsigned J) {
       SaveStores.push_back({B.CreateStore(Stored[Field], savedFieldPtr(B, Slot, Field)), Field});
 }
 
-void CoroutineFrame::emitRestores(IRBuilder<> &B, Value *Slot, unsigned J) {
+void CoroutineFrame::emitRestores(IRBuilder<> &B, Value *Slot, unsigned J, Value *IterationHere) {
   for (unsigned Field = 0; Field < Stored.size(); ++Field)
     if (is_contained(SavedAt[Stored[Field]], J))
       Restored[{Stored[Field], J}] = B.CreateLoad(Stored[Field]->getType(), savedFieldPtr(B, Slot, Field),
                                                   Stored[Field]->getName() + ".restored");
-  // Cheap values are recomputed from the restored ones, operands first.
-  std::function<Instruction *(Instruction *)> remat = [&](Instruction *V) -> Instruction * {
-    auto Known = Restored.find({V, J});
-    if (Known != Restored.end())
-      return Known->second;
+  // Cheap values are recomputed from the restored ones, operands first; a
+  // value recomputed from the iteration number from that number, and the
+  // instructions that only feed it (the reload of keys[k]) once per resume,
+  // not as restored values of their own.
+  std::function<Instruction *(Instruction *)> remat, fromIteration;
+  auto clone = [&](Instruction *V) {
     Instruction *Copy = V->clone();
     for (Use &Op : Copy->operands())
       if (auto *OpI = dyn_cast<Instruction>(Op.get()); OpI && Saved.contains(OpI))
         Op.set(remat(OpI));
+      else if (OpI && FromIteration.contains(OpI))
+        Op.set(fromIteration(OpI));
+      else if (Op.get() == Iteration && FromIteration.contains(V))
+        Op.set(IterationHere);
     B.Insert(Copy, V->getName() + ".remat");
+    return Copy;
+  };
+  remat = [&](Instruction *V) -> Instruction * {
+    auto Known = Restored.find({V, J});
+    if (Known != Restored.end())
+      return Known->second;
+    Instruction *Copy = clone(V);
     return Restored[{V, J}] = Copy;
+  };
+  DenseMap<Instruction *, Instruction *> Recomputed;
+  fromIteration = [&](Instruction *V) -> Instruction * {
+    if (Saved.contains(V))
+      return remat(V);
+    if (Instruction *Known = Recomputed.lookup(V))
+      return Known;
+    Instruction *Copy = clone(V);
+    return Recomputed[V] = Copy;
   };
   for (Instruction *V : Saved)
     if (Rematerialized.contains(V) && is_contained(SavedAt[V], J))

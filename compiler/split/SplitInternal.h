@@ -121,6 +121,18 @@ struct AppendCounter {
   llvm::SmallVector<llvm::Instruction *, 2> Reads;
 };
 
+/// A header phi that hands a load to the next iteration (`off[u + 1]` as the
+/// next `off[u]`): each iteration reads it again (CarriedLoad.cpp).
+struct CarriedLoad {
+  llvm::PHINode *Phi = nullptr;
+  /// The load in the loop whose value the latch hands on.
+  llvm::LoadInst *Next = nullptr;
+  /// A counter by one: which iteration this is.
+  llvm::PHINode *Counter = nullptr;
+  /// The address iteration 0 reads it from, one step before Next's.
+  const llvm::SCEV *Before = nullptr;
+};
+
 /// Code that must run in iteration order: iteration k may run it only after
 /// every iteration before k has run its own (CoroAMU's sequential category).
 struct OrderedPoint {
@@ -131,6 +143,9 @@ struct OrderedPoint {
   llvm::Instruction *At = nullptr;
   /// For the remark: the store of an append or of a test-and-set.
   llvm::Instruction *Store = nullptr;
+  /// A first-writer-wins test that reads before the turn and waits only to
+  /// claim (SpeculativeTest.cpp).
+  bool BeforeTurn = false;
 };
 
 
@@ -232,6 +247,9 @@ struct LoopPlan {
   /// past the flush call) to where only ordered code uses it: read again
   /// there instead (BufferAppend.cpp).
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::LoadInst *>, 1> Reloaded;
+  /// Header phis that carry a load from an address affine in the counter:
+  /// read again by each iteration (CarriedLoad.cpp).
+  llvm::SmallVector<CarriedLoad, 1> CarriedLoads;
 
   // What runs in iteration order (SplitOrdered.cpp).
   llvm::SmallVector<OrderedPoint, 2> Ordered;
@@ -268,6 +286,8 @@ struct LoopPlan {
   /// Slots of the slot array: Parallelism, except for the pipeline, which
   /// keeps every iteration between its first and last phase in a slot.
   unsigned slotCount() const;
+  /// The slots for \p InFlight iterations in flight (run-time N's maximum).
+  unsigned slotsFor(unsigned InFlight) const;
 
   void print(llvm::raw_ostream &OS) const;
 };
@@ -368,6 +388,11 @@ void recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan);
 /// Whether \p Phi carries a value loaded from one place to uses in such
 /// ordered code; if so, records it for reloadForwardedLoads.
 bool recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// Whether \p Phi hands a load to the next iteration that each iteration can
+/// read again for itself; if so, records it in \p Plan (CarriedLoad.cpp).
+bool recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// The lowering's first step: each such phi becomes a load in the header.
+void readCarriedLoadsAgain(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
 /// The lowering's: each use of such a phi reads its place again; returns,
 /// for each user, the first load in front of it (where a wait must go).
 llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> reloadForwardedLoads(const LoopPlan &Plan);
@@ -385,8 +410,8 @@ bool conditionalMirrorKeepsTotal(const SplitAnalyses &A, const llvm::Loop &L, co
 /// | (FlagReductions.cpp).
 bool recogniseFlag(const llvm::Loop &L, llvm::PHINode *Phi, Reduction &R);
 
-/// Reads GVN carried across the back edge (CarriedLoads.cpp). Whether no
-/// value of \p Phi's web is used but by the web.
+/// A bound GVN re-reads after a write (ReloadedBound.cpp). Whether no value
+/// of \p Phi's web is used but by the web.
 bool isDeadPhiWeb(const llvm::Loop &L, llvm::PHINode *Phi);
 /// The lowering's: drops the header phis whose web is dead.
 void dropDeadPhiWebs(llvm::Loop &L);
@@ -394,13 +419,6 @@ void dropDeadPhiWebs(llvm::Loop &L);
 /// loop-invariant place (the bound re-read after a write that may alias it),
 /// the value it enters the loop with; null otherwise.
 llvm::Value *boundEnteringLoop(const llvm::Loop &L, llvm::Value *Bound, const llvm::DataLayout &DL);
-/// When header phi \p Phi carries the next element of an affine stream into
-/// the next iteration and nothing writes the stream, reads the element again
-/// in each iteration instead: the instructions made go to \p Created, the
-/// phi's uses, redirected, to \p Redirected (for SplitLegality::revert).
-bool reloadShiftedLoad(const SplitAnalyses &A, const llvm::Loop &L, llvm::PHINode *Phi,
-                       llvm::SmallVectorImpl<llvm::Instruction *> &Created,
-                       llvm::SmallVectorImpl<std::pair<llvm::Use *, llvm::Value *>> &Redirected);
 /// Whether \p I runs after the first read of such a counter, in iteration
 /// order (a buffer's flush call runs in place there).
 bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, const llvm::Instruction *I);
@@ -461,6 +479,20 @@ struct FetchedField {
 /// line), for \p Early's suspension to prefetch.
 void noteOtherGranules(const FieldOffsets &Late, llvm::Instruction *Early, const llvm::DataLayout &DL,
                        llvm::SmallVectorImpl<FetchedField> &Extra);
+/// The saved values of one iteration that a resume can compute again from
+/// the iteration number \p Iteration (FromIteration.cpp), with every
+/// instruction that does so; \p SavedAt gives the suspensions each crosses,
+/// \p Posts[J] is where suspension J resumes.
+llvm::SmallPtrSet<llvm::Instruction *, 16>
+recomputableFromIteration(const SplitAnalyses &A, const LoopPlan &Plan,
+                          const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &Region,
+                          llvm::ArrayRef<llvm::BasicBlock *> Posts, llvm::Value *Iteration,
+                          llvm::ArrayRef<llvm::Instruction *> Saved,
+                          llvm::function_ref<llvm::ArrayRef<unsigned>(llvm::Instruction *)> SavedAt);
+
+/// Whether \p A and \p B are fields of one base in one 16-byte granule (of a
+/// 16-byte aligned block: one line), so that one prefetch brings in both.
+bool withinOneGranule(llvm::Value *A, llvm::Value *B, const llvm::DataLayout &DL);
 /// Whether every node \p Late may access through a phi or select was accessed
 /// earlier in the iteration, within a line of the same field (a container's
 /// walk: FetchedLines.cpp); \p Extra receives the fields whose lines those
@@ -498,8 +530,16 @@ public:
   /// At suspension \p J, before yielding: stores the values defined in inner
   /// loops (the others are stored once, at their definition).
   void emitSaves(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J);
-  /// At resume \p J: reloads what was saved and recomputes the rest.
-  void emitRestores(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J);
+  /// The iteration number launch gives iter.start, and whether the
+  /// scheduler knows it again at every resume (emitRestores' \p Iteration):
+  /// then values computed from it are recomputed, not saved (FromIteration.cpp).
+  void setIteration(llvm::Value *K, bool KnownAtResume) {
+    Iteration = K;
+    IterationKnownAtResume = KnownAtResume;
+  }
+  /// At resume \p J: reloads what was saved and recomputes the rest;
+  /// \p Iteration is the resumed iteration's number, when known.
+  void emitRestores(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J, llvm::Value *Iteration = nullptr);
   /// Values with one instance per iteration are stored where they are defined.
   void emitOncePerIterationSaves(llvm::AllocaInst *SlotIndex);
   /// Rebuilds SSA form over the original definitions and the reloads in the
@@ -533,6 +573,11 @@ private:
   /// recomputed on resume from other saved values instead.
   llvm::SmallVector<llvm::Instruction *, 8> Stored;
   llvm::SmallPtrSet<llvm::Instruction *, 8> Rematerialized;
+  /// Saved values recomputed from the iteration number, and the instructions
+  /// that recompute them (FromIteration.cpp).
+  llvm::Value *Iteration = nullptr;
+  bool IterationKnownAtResume = false;
+  llvm::SmallPtrSet<llvm::Instruction *, 16> FromIteration;
   llvm::DenseMap<std::pair<llvm::Instruction *, unsigned>, llvm::Instruction *> Restored;
   /// The stores that save a value at a suspension, with the slot field.
   llvm::SmallVector<std::pair<llvm::StoreInst *, unsigned>, 16> SaveStores;
@@ -611,6 +656,12 @@ public:
   /// resume.J, before the restores: make sure the access can be made (the
   /// AMU's static scheduler waits for the slot's request here).
   virtual void emitResume(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned J) {}
+  /// Whether the scheduler knows at every resume which iteration it resumes
+  /// without reading the slot; then emitIterationAtResume gives, in
+  /// resume.J, the number emitLaunch gave that iteration, and the frame
+  /// recomputes values from it instead of saving them (FromIteration.cpp).
+  virtual bool knowsIterationAtResume() const { return false; }
+  virtual llvm::Value *emitIterationAtResume(llvm::IRBuilder<> &B, unsigned J) { return nullptr; }
   /// next: \p NextSlot is the slot index plus one; choose what runs next.
   virtual void emitNext(llvm::IRBuilder<> &B, llvm::Value *NextSlot) = 0;
   /// Once the skeleton is complete, while the scheduler state and the
@@ -698,6 +749,14 @@ std::unique_ptr<WaitCodeGen> createTurnCodeGen(Skeleton &S);
 /// (LockTable.cpp).
 std::unique_ptr<WaitCodeGen> createLockTableCodeGen(Skeleton &S, const LoopPlan &Plan);
 
+/// A first-writer-wins point whose test may read before the iteration's turn
+/// (the value stored fails the test, and the loaded value is used only by the
+/// test and behind it); the lowering's emitTestBeforeTurn re-reads and tests
+/// again behind it, and returns that re-read: where the iteration waits
+/// (SpeculativeTest.cpp).
+bool canTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
+llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
+
 /// Replaces each append counter of \p Plan by loads and stores of one shared
 /// scalar (returned, to be promoted); \p ReadAt receives, for each read or
 /// increment, the load that now reads the counter in front of it.
@@ -769,10 +828,6 @@ public:
   virtual void finish(llvm::BasicBlock *Sched, llvm::BasicBlock *Done) = 0;
 };
 
-/// Whether the lowering may make \p Plan's loop adapt at run time (the
-/// options ask for it and it does not go through the AMU): the windows it
-/// runs in are stepped by the ring or lockstep, not the pipeline.
-bool mayAdaptAtRunTime(const LoopPlan &Plan);
 /// Whether \p Plan's loop adapts at run time (-memcoro-adapt, -memcoro-adapt-n);
 /// if so, copies the serial loop now, before the lowering changes it, and
 /// says so in a remark. Null when it does not.

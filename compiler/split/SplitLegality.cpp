@@ -411,8 +411,8 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
         continue;
       }
     }
-    // What GVN carried across the back edge (CarriedLoads.cpp).
-    if (isDeadPhiWeb(L, &Phi) || reloadShiftedLoad(A, L, &Phi, BoundCopies, BoundUses))
+    // A bound's phis the exit test no longer reads (ReloadedBound.cpp).
+    if (isDeadPhiWeb(L, &Phi))
       continue;
     Reduction R;
     FloatingPointOrderMatters = nullptr;
@@ -425,6 +425,8 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
     if (!FloatingPointOrderMatters && recogniseAppendCounter(A, Plan, &Phi))
       continue;
     if (!FloatingPointOrderMatters && recogniseForwardedLoad(A, Plan, &Phi))
+      continue;
+    if (!FloatingPointOrderMatters && recogniseCarriedLoad(A, Plan, &Phi))
       continue;
     auto *Update = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
     if (FloatingPointOrderMatters)

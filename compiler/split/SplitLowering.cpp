@@ -126,7 +126,8 @@ LoweredLoop CoroutineLowering::run() {
   for (const Reduction &R : Plan.Reductions)
     for (StoreInst *Mirror : R.Mirrors)
       Mirror->eraseFromParent();
-  // Header phis legality left without a use (CarriedLoads.cpp) go before
+  readCarriedLoadsAgain(A, Plan, ORE);
+  // Header phis legality left without a use (ReloadedBound.cpp) go before
   // the serial copy is made: they have no start value in it.
   dropDeadPhiWebs(L);
   // Run-time adaptation copies the serial loop now, before it changes.
@@ -157,8 +158,8 @@ LoweredLoop CoroutineLowering::run() {
   SmallVector<Instruction *, 4> WaitAts;
   if (Plan.WaitsForTurn)
     for (const OrderedPoint &P : Plan.Ordered)
-      if (!is_contained(WaitAts, P.At))
-        WaitAts.push_back(P.At);
+      if (Instruction *At = P.BeforeTurn ? emitTestBeforeTurn(A, Plan, P) : P.At; !is_contained(WaitAts, At))
+        WaitAts.push_back(At);
   for (const auto &[Load, Store] : Plan.Locked)
     WaitAts.push_back(Load);
   assert((!Plan.WaitsForTurn || Plan.Locked.empty()) && "turns and locks are not combined");
@@ -170,9 +171,9 @@ LoweredLoop CoroutineLowering::run() {
   // Adapting, the scheduler runs one window of iterations at a time.
   S.TripCount = Adapt ? Adapt->buildWindowLoop(TripCount) : TripCount;
   S.ActiveN = Adapt ? Adapt->activeSlots() : nullptr;
-  // The pipeline keeps more slots than iterations in flight (slotCount()).
+  // The pipeline keeps more slots than iterations in flight (slotsFor()).
   if (Adapt)
-    Frame.setSlotCount(S.N);
+    Frame.setSlotCount(Plan.slotsFor(S.N));
   S.Header = Header;
   S.Loc = Loc;
   S.Plan = &Plan;
@@ -241,6 +242,7 @@ LoweredLoop CoroutineLowering::run() {
   IRBuilder<> LB(S.Launch);
   LB.SetCurrentDebugLocation(Loc);
   Value *K = Gen->emitLaunch(LB);
+  Frame.setIteration(K, Gen->knowsIterationAtResume());
 
   // iter.start: the induction variables at iteration k; reductions start
   // from their identity so that the body computes this iteration's part.
@@ -402,7 +404,7 @@ LoweredLoop CoroutineLowering::run() {
     QB.SetCurrentDebugLocation(Sp.At->getDebugLoc());
     Value *QS = QB.CreateLoad(I64, S.SlotIndex);
     Gen->emitResume(QB, QS, J);
-    Frame.emitRestores(QB, QS, J);
+    Frame.emitRestores(QB, QS, J, Gen->emitIterationAtResume(QB, J));
     QB.CreateBr(Posts[J]);
     Dispatch->addCase(ConstantInt::get(cast<IntegerType>(I32), J + 1), Resume);
     Resumes.push_back(Resume);

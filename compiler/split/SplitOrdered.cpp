@@ -398,6 +398,8 @@ std::optional<SerialReason> OrderedPlanner::run() {
     Plan.Style = Dispatch::Ring;
   }
   Plan.WaitsForTurn = true;
+  for (OrderedPoint &P : Plan.Ordered)
+    P.BeforeTurn = canTestBeforeTurn(A, Plan, P);
   return std::nullopt;
 }
 

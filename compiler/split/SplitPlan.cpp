@@ -276,7 +276,10 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
       if (Open && makeAvailableAt(Ptr, Open->At, 6)) {
         ++Plan.Coalesced;
         Open->Accesses.push_back(&I);
-        auto Same = find_if(Open->Prefetch, [&](auto &P) { return P.first == Ptr; });
+        // A field in the granule of one already prefetched needs no prefetch
+        // of its own (ptrchase's c->next beside c->value: one per cell).
+        auto Same = find_if(Open->Prefetch,
+                            [&](auto &P) { return P.first == Ptr || withinOneGranule(P.first, Ptr, A.DL); });
         if (Same == Open->Prefetch.end())
           Open->Prefetch.push_back({Ptr, Write});
         else
@@ -300,13 +303,6 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   // the dispatch comes back to the slot; the pipeline has no such visit.
   if (Plan.ThroughAmu && Plan.Style == Dispatch::Pipeline)
     Plan.Style = Dispatch::Lockstep;
-  // Run-time adaptation restarts the scheduler for each window of
-  // iterations, which the pipeline's prologue and steady-state copy do not
-  // support yet; lockstep steps the same phases.
-  if (Plan.Style == Dispatch::Pipeline && ForcedDispatch != ForcedStyle::Pipeline && mayAdaptAtRunTime(Plan)) {
-    LLVM_DEBUG(dbgs() << "memcoro-split: lockstep, not pipeline: the loop adapts at run time\n");
-    Plan.Style = Dispatch::Lockstep;
-  }
   // The pipeline's steady state is a copy of the body's blocks; an unwind
   // edge out of them (a buffer's flush that may throw) would need its
   // landing pad's phis copied too.
@@ -418,9 +414,11 @@ std::optional<SerialReason> memcoro::planSuspensions(const SplitAnalyses &A, Loo
   return SuspensionPlanner(A, Plan).run(HasTwin);
 }
 
-unsigned LoopPlan::slotCount() const {
-  return Style == Dispatch::Pipeline ? pipelineSlots(Parallelism, Suspensions.size()) : Parallelism;
+unsigned LoopPlan::slotsFor(unsigned InFlight) const {
+  return Style == Dispatch::Pipeline ? pipelineSlots(InFlight, Suspensions.size()) : InFlight;
 }
+
+unsigned LoopPlan::slotCount() const { return slotsFor(Parallelism); }
 
 void LoopPlan::print(raw_ostream &OS) const {
   auto name = [&](const Value *V) {
@@ -474,7 +472,7 @@ void LoopPlan::print(raw_ostream &OS) const {
            : P.What == OrderedPoint::Append         ? "append"
            : P.What == OrderedPoint::BufferAppend ? "append through memory"
                                                     : "first-writer-wins")
-       << ":" << *P.At << "\n";
+       << (P.BeforeTurn ? " (tested before the turn)" : "") << ":" << *P.At << "\n";
     if (P.Store)
       OS << "    store:" << *P.Store << "\n";
   }

@@ -17,6 +17,7 @@ enum {
   MEMCORO_ADAPT_N = 2,                 /* choose n by hill climbing (no parallel(N) clause) */
   MEMCORO_ADAPT_FORCE_SERIAL = 4,      /* after the samples, always choose serial (tests) */
   MEMCORO_ADAPT_FORCE_INTERLEAVED = 8, /* after the samples, always interleave (tests) */
+  MEMCORO_ADAPT_PIPELINE = 16,         /* interleaved windows are pipelines: each fills and drains */
 };
 
 /* Iterations per measurement: a serial sample, an interleaved trial of one n

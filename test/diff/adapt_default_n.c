@@ -1,4 +1,4 @@
-// adapt_default_n: marked loops without parallel(N), whose N is chosen at run time: a gather with a reduction (lockstep), an append (iteration order), a chained probe (ring), each with windows of several N.
+// adapt_default_n: marked loops without parallel(N), whose N is chosen at run time: a gather with a reduction and a chase of two dependent loads (pipelines: the distance follows n), an append (iteration order), a chained probe (ring), each with windows of several N.
 #include "common.h"
 typedef struct entry { int64_t key, value; struct entry *next; } entry;
 int main(int argc, char **argv) {
@@ -13,6 +13,11 @@ int main(int argc, char **argv) {
 #pragma memcoro remote(a)
   for (int i = 0; i < n; ++i)
     sum += a[idx[i]] * (i % 7);
+
+  int64_t chased = 0;
+#pragma memcoro remote(a)
+  for (int i = 0; i < n; ++i)
+    chased ^= a[a[idx[i]] & (TABLE - 1)] + i;
 
   int32_t *picked = diff_alloc(sizeof *picked * (n + 1));
   size_t np = 0;
@@ -43,6 +48,6 @@ int main(int argc, char **argv) {
 
   uint64_t h = 1469598103934665603ull;
   for (size_t k = 0; k < np; ++k) h = (h ^ (uint64_t)picked[k]) * 1099511628211ull;
-  printf("%lld %zu %llx %lld\n", (long long)sum, np, (unsigned long long)h, (long long)found);
+  printf("%lld %lld %zu %llx %lld\n", (long long)sum, (long long)chased, np, (unsigned long long)h, (long long)found);
   return 0;
 }

@@ -28,7 +28,7 @@
 ; CHECK: %v = load i64, ptr %tp.restored, align 8
 ; CHECK-NEXT: call void @__memcoro_check_access(ptr @memcoro.check.site.1, i64 %memcoro.check.k.restored, ptr %tp.restored, i64 8)
 ; The slot's own copy of scratch is not reported.
-; CHECK-NEXT: %odd = and i64 %i.at.k.restored, 1
+; CHECK-NEXT: %odd = and i64 %i.at.k.remat, 1
 ; CHECK-NEXT: %sp = getelementptr inbounds i64, ptr %scratch.own.restored, i64 %odd
 ; CHECK-NEXT: store i64 %v, ptr %sp, align 8
 ; CHECK-NEXT: %s0 = load i64, ptr %scratch.own.restored, align 16

@@ -31,7 +31,7 @@ int64_t mixed(const int64_t *hot, const int64_t *cold, const uint32_t *ix, const
 }
 // CHECK: 29:10: remark: not a suspension point: the profile says this load takes 0.1 ns beyond an L1 hit on average (31222 samples, 0.01% of them cache misses of 126.9 ns): less than what a suspension costs (2.0 ns); it stays a plain load
 // CHECK: 29:23: remark: suspension point kept: the profile says this load takes 167.0 ns beyond an L1 hit on average (31175 samples, 97.9% of them cache misses of 170.6 ns): at least what a suspension costs (2.0 ns)
-// CHECK: 28:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point, lockstep dispatch
+// CHECK: 28:3: remark: loop turned into 16 interleaved coroutines: 1 suspension point, pipeline dispatch
 
 int64_t hits(const int64_t *t, const uint32_t *ix, size_t n) {
   int64_t s = 0;

@@ -3,7 +3,10 @@
 ; runs either the serial copy of the loop (its own count from lo to hi, no
 ; memcoro properties, unrolling allowed again) or the coroutines with the
 ; window's trip count and n slots; without a parallel clause the slot array
-; holds the most slots run-time N may choose. Off by default in opt.
+; holds the most slots run-time N may choose. A loop whose iterations meet the
+; same suspensions in order is a pipeline in each window, its distance the
+; window's n (one suspension: d = n, and 2n slots for the most n). Off by
+; default in opt.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s --check-prefix=OFF
 ; RUN: %opt -passes='memcoro-split,verify' -memcoro-adapt -S %s | FileCheck %s --check-prefix=SAMPLE
 ; RUN: %opt -passes='memcoro-split,verify' -memcoro-adapt-n -S %s | FileCheck %s --check-prefix=NONLY
@@ -18,7 +21,7 @@
 
 ; SAMPLE: @memcoro.adapt.gather = internal thread_local global [16 x i64] zeroinitializer
 ; SAMPLE-LABEL: define {{.*}} @gather(
-; SAMPLE: alloca [4 x %memcoro.slot]
+; SAMPLE: alloca [8 x %memcoro.slot]
 ; SAMPLE: memcoro.adapt:
 ; SAMPLE: %memcoro.budget = load i64, ptr [[ST:%[0-9]+]]
 ; SAMPLE: %memcoro.run = load i64
@@ -28,7 +31,7 @@
 ; SAMPLE: store i64 %{{.*}}, ptr [[ST]]
 ; SAMPLE: select i1 %{{.*}}, i64 4, i64
 ; SAMPLE: memcoro.adapt.begin:
-; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 1, i32 4, i32 4)
+; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 17, i32 4, i32 4)
 ; SAMPLE: memcoro.adapt.pick:
 ; SAMPLE: %memcoro.lo = phi i64
 ; SAMPLE: %memcoro.hi = call i64 @llvm.umin.i64(i64 %{{.*}}, i64 %memcoro.trips)
@@ -40,14 +43,21 @@
 ; SAMPLE: br i1 %{{.*}}, label %memcoro.serial.ph, label %memcoro.window
 ; SAMPLE: memcoro.window:
 ; SAMPLE: %memcoro.window.trips = sub i64 %memcoro.hi, %memcoro.lo
-; SAMPLE: call i64 @llvm.umin.i64(i64 %memcoro.window.trips, i64 %memcoro.n)
+; SAMPLE: %memcoro.distance = call i64 @llvm.umax.i64(i64 %memcoro.n, i64 1)
 ; SAMPLE: memcoro.iter.start:
-; SAMPLE: %memcoro.k.loop = add i64 %memcoro.lo, %memcoro.k
+; SAMPLE: %memcoro.k.loop = add i64 %memcoro.lo, %memcoro.step.{{[0-9]+}}
+; SAMPLE: memcoro.drain:
+; SAMPLE: [[PAST:%.*]] = sub i64 %memcoro.step.{{[0-9]+}}, %memcoro.window.trips
+; SAMPLE-NEXT: icmp ult i64 [[PAST]], %memcoro.distance
+; SAMPLE: memcoro.steady:
+; SAMPLE-NEXT: icmp uge i64 %memcoro.t, %memcoro.distance
 ; SAMPLE: memcoro.adapt.report:
 ; SAMPLE: %memcoro.t1 = call i64 @llvm.readcyclecounter()
 ; SAMPLE: call i64 @__memcoro_adapt_next(
 ; SAMPLE: memcoro.adapt.more:
 ; SAMPLE: br i1 %{{.*}}, label %memcoro.adapt.pick, label %memcoro.done
+; SAMPLE: memcoro.stage.1:
+; SAMPLE: %memcoro.k.1 = sub i64 %memcoro.step.{{[0-9]+}}, %memcoro.distance
 ; SAMPLE: memcoro.serial.ph:
 ; SAMPLE: if.else.serial:
 ; SAMPLE: %s.05.serial = phi i64 [ %s.05.memcoro.acc.{{[0-9]+}}, %memcoro.serial.ph ], [ %add.serial, %if.else.serial ]
@@ -55,21 +65,21 @@
 ; SAMPLE: icmp ne i64 %{{.*}}, %memcoro.hi
 ; SAMPLE: br i1 %{{.*}}, label %if.else.serial, label %memcoro.serial.end, !llvm.loop [[SERIAL:![0-9]+]]
 ; SAMPLE-LABEL: define {{.*}} @gather_default(
-; SAMPLE: alloca [32 x %memcoro.slot{{[.0-9]*}}]
-; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 1, i32 32, i32 32)
+; SAMPLE: alloca [64 x %memcoro.slot{{[.0-9]*}}]
+; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 17, i32 32, i32 32)
 ; SAMPLE: [[SERIAL]] = distinct !{[[SERIAL]], [[PROGRESS:![0-9]+]]}
 ; SAMPLE: [[PROGRESS]] = !{!"llvm.loop.mustprogress"}
 
 ; A loop with parallel(4) keeps its N; the other has no serial copy, and
-; slots for 64 coroutines, of which the window's n run.
+; slots for a pipeline of 64 coroutines, of which the window's n run.
 ; NONLY-LABEL: define {{.*}} @gather(
 ; NONLY-NOT: memcoro.adapt
 ; NONLY-LABEL: define {{.*}} @gather_default(
-; NONLY: alloca [64 x %memcoro.slot{{[.0-9]*}}]
-; NONLY: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 2, i32 64, i32 64)
+; NONLY: alloca [128 x %memcoro.slot{{[.0-9]*}}]
+; NONLY: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 18, i32 64, i32 64)
 ; NONLY: memcoro.adapt.pick:
 ; NONLY: br label %memcoro.window
-; NONLY: call i64 @llvm.umin.i64(i64 %memcoro.window.trips, i64 %memcoro.n)
+; NONLY: %memcoro.distance = call i64 @llvm.umax.i64(i64 %memcoro.n, i64 1)
 ; NONLY-NOT: .serial
 
 target triple = "x86_64-pc-linux-gnu"

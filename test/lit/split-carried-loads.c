@@ -1,4 +1,5 @@
-// Tests the reads GVN carries across the back edge (split/CarriedLoads.cpp):
+// Tests the reads GVN carries across the back edge (split/CarriedLoad.cpp,
+// split/ReloadedBound.cpp):
 // the next row's start forwarded into the next iteration is read again in
 // each iteration (NPB CG), unless the loop may write it; a bound re-read only
 // after a compare-and-swap (GAP's Afforest) is evaluated once, before the

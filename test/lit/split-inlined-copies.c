@@ -32,4 +32,4 @@ long own(const long *t, const int *ix, int n) {
     s += t[ix[i]];
   return s;
 }
-// CHECK: remark: loop turned into 8 interleaved coroutines: 1 suspension point, pipeline dispatch, 8 bytes of context per slot [-Rpass=memcoro]
+// CHECK: remark: loop turned into 8 interleaved coroutines: 1 suspension point, pipeline dispatch, 0 bytes of context per slot [-Rpass=memcoro]

@@ -15,7 +15,7 @@ struct node { struct node *next; uint64_t key; };
 // CHECK-LABEL: define {{.*}} @walk1(
 // CHECK: call void @llvm.prefetch
 // CHECK-NEXT: call void @memcoro_scavenge(i64 250)
-// CHECK: call void @llvm.prefetch
+// p->key lies in p->next's 16-byte granule: one prefetch per node.
 // CHECK: call void @llvm.prefetch
 // CHECK-NEXT: call void @memcoro_scavenge(i64 250)
 uint64_t walk1(struct node **heads, const uint32_t *req, long n) {

@@ -12,13 +12,18 @@
 
 ; REMARK: suspension point: load prefetched, then resumed after 15 other iterations (1 more access shares it)
 
+; CHECK: %memcoro.slot = type {}
 ; CHECK-LABEL: define {{.*}} @gups(
 ; CHECK: call void @llvm.prefetch.p0(ptr [[P:%.*]], i32 1, i32 3, i32 1)
 ; CHECK-NOT: call void @llvm.prefetch
+; The pipeline knows the iteration it resumes: r[k] is read again and the
+; address recomputed, and the slot holds nothing.
 ; CHECK: memcoro.resume.1:
-; CHECK: [[Q:%.*]] = load ptr
+; CHECK-NEXT: %memcoro.k.resumed = sub i64 %memcoro.step.{{[0-9]+}}, 16
+; CHECK: [[R:%.*]] = load i64, ptr %arrayidx.remat
+; CHECK: [[Q:%.*]] = getelementptr inbounds i64, ptr %t, i64 %and.remat
 ; CHECK: [[OLD:%.*]] = load i64, ptr [[Q]]
-; CHECK: [[NEW:%.*]] = xor i64 [[OLD]]
+; CHECK: [[NEW:%.*]] = xor i64 [[OLD]], [[R]]
 ; CHECK: store i64 [[NEW]], ptr [[Q]]
 
 target triple = "x86_64-pc-linux-gnu"
