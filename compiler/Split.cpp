@@ -271,7 +271,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
           Nested.push_back({Id, Sub->getStartLoc()});
     BasicBlock *Anchor = Target->getHeader();
     auto &DI = FAM.getResult<DependenceAnalysis>(F);
-    SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, M.getDataLayout(), &FAM.getResult<AAManager>(F)};
+    SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, M.getDataLayout(), FAM.getResult<AAManager>(F)};
     if (splitLoop(A, *Target, ORE, HasTwin)) {
       for (auto &[Id, Loc] : Nested) {
         M.getOrInsertNamedMetadata(SeenLoopsMD)->addOperand(MDNode::get(F.getContext(), {Id}));
@@ -303,7 +303,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
       prepareMarkedLoop(*L, LI, DT, SE, AC);
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
   auto &DI = FAM.getResult<DependenceAnalysis>(F);
-  SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout(), &FAM.getResult<AAManager>(F)};
+  SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout(), FAM.getResult<AAManager>(F)};
   SmallPtrSet<const Loop *, 4> Interleaved;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!getMarkedParallelism(*L))

@@ -11,34 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define BUCKET_SIZE 2
-typedef struct { uint32_t key, payload; } tuple_t;
-typedef struct bucket_t {
-  volatile char latch;
-  uint32_t count;
-  tuple_t tuples[BUCKET_SIZE];
-  struct bucket_t *next;
-} bucket_t;
-typedef struct {
-  bucket_t *buckets;
-  uint32_t num_buckets;
-  uint32_t hash_mask;
-  uint32_t skip_bits;
-} hashtable_t;
-typedef struct {
-  tuple_t *tuples;
-  uint64_t num_tuples;
-} relation_t;
-
-#define HASH(X, MASK, SKIP) (((X) & MASK) >> SKIP)
-
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next_rand(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
+#include "npo.h"
 
 static void build_hashtable(hashtable_t *ht, const relation_t *rel, bucket_t *overflow) {
   uint32_t used = 0;
@@ -87,14 +60,7 @@ static int64_t probe_hashtable(const hashtable_t *ht, const relation_t *rel, uin
 int main(int argc, char **argv) {
   uint64_t nr = argc > 1 ? strtoull(argv[1], 0, 10) : (1u << 24);
   uint64_t ns = 4 * nr;
-  relation_t R = {malloc(sizeof(tuple_t) * nr), nr}, S = {malloc(sizeof(tuple_t) * ns), ns};
-  for (uint64_t i = 0; i < nr; i++) R.tuples[i] = (tuple_t){(uint32_t)(i + 1), (uint32_t)(i * 7 + 3)};
-  for (uint64_t i = nr - 1; i > 0; i--) {
-    uint64_t j = next_rand() % (i + 1);
-    tuple_t t = R.tuples[i];
-    R.tuples[i] = R.tuples[j];
-    R.tuples[j] = t;
-  }
+  relation_t R = primary_keys(nr), S = {malloc(sizeof(tuple_t) * ns), ns};
   uint64_t expected = 0;
   for (uint64_t i = 0; i < ns; i++) {
     uint32_t key = (uint32_t)(next_rand() % nr) + 1;

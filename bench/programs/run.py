@@ -4,14 +4,17 @@
 run, verified by their own verifiers, and compared.
 
 Each program in this folder is written the way the code it stands for is
-written (HPCC RandomAccess, a no-partitioning hash join, NPB IS, GAP's BFS and
-PageRank), with one `#pragma memcoro` line on its hot loop and no other edit.
+written (HPCC RandomAccess, a no-partitioning hash join probe and build, NPB
+IS and CG, GAP's BFS, PageRank and Afforest connected components, Bellman-Ford
+SSSP, B+-tree,
+binary-search-tree and skip list lookup batches, k-mer counting), with one
+`#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
 builds pass the program's own verification, and the memcoro build's speed over
 the serial build (kernel time as the program reports it; best of --runs runs,
 the two builds alternating).
 
-  bench/programs/run.py                 default sizes (about 3 minutes)
+  bench/programs/run.py                 default sizes (about 12 minutes)
   bench/programs/run.py --quick         tiny sizes: verification and remarks only (CI)
   bench/programs/run.py --programs hashjoin,intsort --runs 5
 """
@@ -32,6 +35,14 @@ PROGRAMS = {
     "intsort": ("intsort.c", ["B"], ["S"]),
     "bfs": ("bfs.cpp", ["21", "4"], ["12", "2"]),
     "pr": ("pr.cpp", ["21"], ["12"]),
+    "cc": ("cc.cpp", ["23", "2"], ["12", "2"]),
+    "cg": ("cg.c", ["4194304", "2", "1"], ["3000", "3", "2"]),
+    "btree": ("btree.c", ["16777216", "1048576"], ["20000", "50000"]),
+    "bst": ("bst.cpp", ["4194304", "1048576"], ["20000", "50000"]),
+    "hashbuild": ("hashbuild.c", ["8388608"], ["20000"]),
+    "kmer": ("kmer.c", ["25", "131072"], ["16", "2000"]),
+    "skiplist": ("skiplist.c", ["2097152", "524288"], ["20000", "50000"]),
+    "sssp": ("sssp.cpp", ["22", "2"], ["12", "4"]),
 }
 REMARK = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: remark: (?P<text>.*?) \[-Rpass(?P<kind>-missed)?=memcoro\]$")
 

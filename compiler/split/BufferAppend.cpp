@@ -69,21 +69,6 @@ bool indexesStore(const Loop &L, Instruction *Counter, Value *Cell, const DataLa
   return false;
 }
 
-/// The phis of the loop that \p Phi's value moves through: those it merges
-/// and those that merge it.
-SmallVector<PHINode *, 4> phiWeb(const Loop &L, PHINode *Phi) {
-  SmallVector<PHINode *, 4> Web = {Phi};
-  for (unsigned I = 0; I < Web.size(); ++I) {
-    for (Value *In : Web[I]->incoming_values())
-      if (auto *P = dyn_cast<PHINode>(In); P && L.contains(P) && !is_contained(Web, P))
-        Web.push_back(P);
-    for (User *U : Web[I]->users())
-      if (auto *P = dyn_cast<PHINode>(U); P && L.contains(P) && !is_contained(Web, P))
-        Web.push_back(P);
-  }
-  return Web;
-}
-
 /// Whether \p Phi, a header phi, carries what one place holds from one
 /// iteration to the next (GVN forwarded a load past the loop's back edge):
 /// every value it may have is a load of that place in the loop or a value
@@ -142,6 +127,20 @@ bool carriesLoad(const SplitAnalyses &A, const LoopPlan &Plan, PHINode *Phi, Sma
 
 } // namespace
 
+/// The phis of the loop that \p Phi's value moves through: those it merges
+/// and those that merge it.
+SmallVector<PHINode *, 4> memcoro::phiWeb(const Loop &L, PHINode *Phi) {
+  SmallVector<PHINode *, 4> Web = {Phi};
+  for (unsigned I = 0; I < Web.size(); ++I) {
+    for (Value *In : Web[I]->incoming_values())
+      if (auto *P = dyn_cast<PHINode>(In); P && L.contains(P) && !is_contained(Web, P))
+        Web.push_back(P);
+    for (User *U : Web[I]->users())
+      if (auto *P = dyn_cast<PHINode>(U); P && L.contains(P) && !is_contained(Web, P))
+        Web.push_back(P);
+  }
+  return Web;
+}
 
 void memcoro::recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan) {
   Loop &L = Plan.L;

@@ -21,7 +21,7 @@
 // the serial loop writes the location between the two reads; the other
 // iterations that now run in between do not write what this one reads (the
 // pragma's contract), and the loop writes no store to the same object at
-// all (checked). The lowering makes the change before it copies or cuts the
+// all (alias analysis; two arguments may point into one array). The lowering makes the change before it copies or cuts the
 // loop, so the serial copy of run-time adaptation reads it the same way.
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +29,8 @@
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -79,18 +81,15 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
       Counter = &P;
   if (!Counter)
     return fail("no counter by one that does not wrap");
-  const Value *Object = getUnderlyingObject(Next->getPointerOperand());
+  // Two pointers with different underlying objects may still point into
+  // one array (two arguments): alias analysis decides.
+  MemoryLocation Read(Next->getPointerOperand(), LocationSize::beforeOrAfterPointer(), Next->getAAMetadata());
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
       if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->onlyAccessesInaccessibleMemory())
         continue;
-      else if (I.mayWriteToMemory()) {
-        const Value *Written = nullptr;
-        if (auto *Store = dyn_cast<StoreInst>(&I))
-          Written = getUnderlyingObject(Store->getPointerOperand());
-        if (!Written || Written == Object)
-          return fail("the loop may write the memory it is read from");
-      }
+      else if (I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Read)))
+        return fail("the loop may write the memory it is read from");
   Plan.CarriedLoads.push_back({Phi, Next, Counter, Before});
   LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " carries" << *Next
                     << " to the next iteration; each iteration reads it again\n");

@@ -101,7 +101,7 @@ std::optional<SerialReason> memcoro::recogniseExitAtLaunch(const SplitAnalyses &
     MemoryLocation Loc = MemoryLocation::get(Load);
     for (BasicBlock *BB : L.blocks())
       for (Instruction &W : *BB)
-        if (W.mayWriteToMemory() && (!A.AA || isModSet(A.AA->getModRefInfo(&W, Loc)))) {
+        if (W.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&W, Loc))) {
           LLVM_DEBUG(dbgs() << "memcoro-split: the exit test reads" << *Load << ", which" << W << " may write\n");
           return SerialReason{"UnknownTripCount",
                               "the exit test reads memory (at " + sourcePlace(*Load) +

@@ -24,7 +24,9 @@
 //                      one inner iteration to the next, no branch on the
 //                      loaded values: `sum += contrib[nbr[e]]`): the
 //                      out-of-order core already overlaps them, and a yield
-//                      per load would serialise them.
+//                      per load would serialise them; unless the inner body
+//                      is so long that the reorder window holds only a few
+//                      of its loads (-memcoro-overlap-window).
 //
 // `__remote` accesses are kept: they say the memory is far, where no
 // prefetcher helps (the software AMU emulates it). So is everything under
@@ -66,6 +68,15 @@ static cl::opt<bool> UseCostModel("memcoro-cost-model", cl::Hidden, cl::init(tru
 static cl::opt<unsigned> StreamStride("memcoro-stream-stride", cl::Hidden, cl::init(256),
                                       cl::desc("Largest stride in bytes of an affine access left to the "
                                                "hardware prefetcher"));
+
+// Zen 4's reorder buffer (320 entries) over its L1 miss buffers (about 22):
+// an inner loop with more instructions than this per load fills the window
+// before it has a miss in every buffer, and its loads are not all overlapped
+// (bench/programs/kmer.c: four 15-instruction hashes per counter, 24
+// instructions a load, ran 1.25x faster interleaved than left serial).
+static cl::opt<unsigned> OverlapWindow("memcoro-overlap-window", cl::Hidden, cl::init(16),
+                                       cl::desc("Most instructions per load of an inner loop whose loads the "
+                                                "out-of-order core overlaps by itself"));
 
 // The last-level cache of the machine memcoro is tuned on (AMD EPYC Zen 4,
 // 32 MiB per CCD): a histogram into a table of 1-16 MiB ran at 0.44-0.82x
@@ -264,6 +275,17 @@ bool SuspensionCostModel::decidesBranch(Instruction &Load) {
 }
 
 bool SuspensionCostModel::innerLoopIsOverlapped(const Loop &Inner, ArrayRef<Instruction *> Accesses) {
+  unsigned Work = 0, Loads = 0;
+  for (BasicBlock *BB : Inner.blocks())
+    for (Instruction &I : *BB)
+      Work += !isa<PHINode>(I) && !I.isDebugOrPseudoInst();
+  for (Instruction *I : Accesses)
+    Loads += isa<LoadInst>(I);
+  if (Loads && Work > OverlapWindow * Loads) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: inner loop " << Inner.getHeader()->getName() << " keeps its suspensions: "
+                      << Work << " instructions for " << Loads << " loads fill the reorder window first\n");
+    return false;
+  }
   for (Instruction *I : Accesses) {
     if (!isa<LoadInst>(I) && !isa<StoreInst>(I))
       return false;

@@ -205,6 +205,13 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
     return any_of(OrderedStarts, [&](const Instruction *Start) { return A.DT.dominates(Start, I); }) ||
            runsAfterBufferAppend(Plan, A.DT, I);
   };
+  // Stores of one constant to one place (an OpenMP reduction's private
+  // `changed = true`): whichever iteration writes last, the place holds it.
+  auto sameConstantStored = [&](const Instruction *X, const Instruction *Y) {
+    auto *SX = dyn_cast<StoreInst>(X), *SY = dyn_cast<StoreInst>(Y);
+    return SX && SY && isa<Constant>(SX->getValueOperand()) && SX->getValueOperand() == SY->getValueOperand() &&
+           byteDistance(SX->getPointerOperand(), SY->getPointerOperand(), A.DL) == 0;
+  };
   const unsigned Level = L.getLoopDepth();
   for (unsigned S = 0; S < Accesses.size(); ++S) {
     Instruction *Store = Accesses[S];
@@ -214,7 +221,8 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
       Instruction *Other = Accesses[O];
       // Each store against every access, itself included (two iterations
       // writing one place); a pair of stores once.
-      if ((isa<StoreInst>(Other) && O < S) || commute(Store, Other) || (inOrder(Store) && inOrder(Other)))
+      if ((isa<StoreInst>(Other) && O < S) || commute(Store, Other) || (inOrder(Store) && inOrder(Other)) ||
+          sameConstantStored(Store, Other))
         continue;
       std::unique_ptr<Dependence> Dep = A.DI.depends(Store, Other, /*PossiblyLoopIndependent=*/true);
       if (!Dep)

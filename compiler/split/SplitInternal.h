@@ -68,8 +68,7 @@ struct SplitAnalyses {
   llvm::DependenceInfo &DI;
   const RemoteAccessInfo &RAI;
   const llvm::DataLayout &DL;
-  /// Whether a store of the loop may reach what its exit test reads.
-  llvm::AAResults *AA = nullptr;
+  llvm::AAResults &AA;
 };
 
 /// An associative, commutative update of a header phi: the iteration computes
@@ -425,6 +424,29 @@ void readCarriedLoadsAgain(const SplitAnalyses &A, const LoopPlan &Plan, llvm::O
 /// The lowering's: each use of such a phi reads its place again; returns,
 /// for each user, the first load in front of it (where a wait must go).
 llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> reloadForwardedLoads(const LoopPlan &Plan);
+/// The phis of the loop that \p Phi's value moves through: those it merges
+/// and those that merge it (BufferAppend.cpp).
+llvm::SmallVector<llvm::PHINode *, 4> phiWeb(const llvm::Loop &L, llvm::PHINode *Phi);
+
+/// Whether \p R's one store of its total, made on some paths only (an
+/// OpenMP reduction's private copy updated under a condition), leaves the
+/// place holding the total wherever the loop is (ReductionMirrors.cpp).
+bool conditionalMirrorKeepsTotal(const SplitAnalyses &A, const llvm::Loop &L, const Reduction &R);
+
+/// Whether header phi \p Phi is a flag the iterations only set, to one
+/// constant (`changed = true`); if so, fills in \p R as a reduction by & or
+/// | (FlagReductions.cpp).
+bool recogniseFlag(const llvm::Loop &L, llvm::PHINode *Phi, Reduction &R);
+
+/// A bound GVN re-reads after a write (ReloadedBound.cpp). Whether no value
+/// of \p Phi's web is used but by the web.
+bool isDeadPhiWeb(const llvm::Loop &L, llvm::PHINode *Phi);
+/// The lowering's: drops the header phis whose web is dead.
+void dropDeadPhiWebs(llvm::Loop &L);
+/// When \p Bound, an operand of the exit test, merges reloads of one
+/// loop-invariant place (the bound re-read after a write that may alias it),
+/// the value it enters the loop with; null otherwise.
+llvm::Value *boundEnteringLoop(const llvm::Loop &L, llvm::Value *Bound, const llvm::DataLayout &DL);
 /// Whether \p I runs after the first read of such a counter, in iteration
 /// order (a buffer's flush call runs in place there).
 bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, const llvm::Instruction *I);

@@ -198,6 +198,36 @@ bool SplitLegality::evaluateBoundOnce() {
   for (unsigned K = 0; K < 2; ++K) {
     SmallVector<Instruction *, 4> Chain;
     Value *Bound = Cmp->getOperand(K);
+    // The bound may be widened on its way to the test (an OpenMP chunk's
+    // int upper bound against a 64-bit counter).
+    SmallVector<CastInst *, 2> Casts;
+    Value *Core = Bound;
+    for (auto *Cast = dyn_cast<CastInst>(Core); Cast && L.contains(Cast); Cast = dyn_cast<CastInst>(Core)) {
+      Casts.push_back(Cast);
+      Core = Cast->getOperand(0);
+    }
+    if (Value *Entering = boundEnteringLoop(L, Core, A.DL)) {
+      // The test takes the value the loop starts with, and so does code
+      // after the loop that read the bound's last value.
+      Value *Once = Entering;
+      for (CastInst *Cast : reverse(Casts)) {
+        Instruction *Copy = Cast->clone();
+        Copy->insertBefore(Before);
+        Copy->setName(Cast->getName() + ".once");
+        Copy->setOperand(0, Once);
+        BoundCopies.push_back(Copy);
+        Once = Copy;
+      }
+      BoundUses.push_back({&Cmp->getOperandUse(K), Bound});
+      Cmp->setOperand(K, Once);
+      for (PHINode *P : phiWeb(L, cast<PHINode>(Core)))
+        for (Use &U : make_early_inc_range(P->uses()))
+          if (!L.contains(cast<Instruction>(U.getUser()))) {
+            BoundUses.push_back({&U, P});
+            U.set(Entering);
+          }
+      continue;
+    }
     if (L.isLoopInvariant(Bound) || !boundFromMemory(Bound, L, Chain) || Chain.empty())
       continue;
     ValueToValueMapTy Copies;
@@ -255,6 +285,7 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   SmallPtrSet<Instruction *, 16> Closure = {Phi};
   std::optional<unsigned> Kind;
   bool KindIsIntrinsic = false;
+  bool ConditionalMirror = false;
   auto inClosure = [&](Value *V) { auto *I = dyn_cast<Instruction>(V); return I && Closure.contains(I); };
 
   while (!Work.empty()) {
@@ -275,9 +306,11 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
       // after the loop.
       if (auto *Store = dyn_cast<StoreInst>(UI);
           Store && Store->isSimple() && Store->getValueOperand() == Cur &&
-          Cur == Phi->getIncomingValueForBlock(Plan.Latch) && L.isLoopInvariant(Store->getPointerOperand()) &&
-          A.DT.dominates(Store->getParent(), Plan.Latch) && A.LI.getLoopFor(Store->getParent()) == &L &&
+          L.isLoopInvariant(Store->getPointerOperand()) && A.LI.getLoopFor(Store->getParent()) == &L &&
           (!R.MirrorPlace || R.MirrorPlace == Store->getPointerOperand())) {
+        // A store on some paths only is checked once the closure is known.
+        ConditionalMirror |= Cur != Phi->getIncomingValueForBlock(Plan.Latch) ||
+                             !A.DT.dominates(Store->getParent(), Plan.Latch);
         R.Mirrors.push_back(Store);
         R.MirrorPlace = Store->getPointerOperand();
         continue;
@@ -351,6 +384,8 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   Type *Ty = Phi->getType();
   R.Phi = Phi;
   R.LatchValue = Phi->getIncomingValueForBlock(Plan.Latch);
+  if (ConditionalMirror && !conditionalMirrorKeepsTotal(A, L, R))
+    return false;
   R.Opcode = *Kind;
   R.IsIntrinsic = KindIsIntrinsic;
   if (KindIsIntrinsic) {
@@ -401,9 +436,12 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
         continue;
       }
     }
+    // A bound's phis the exit test no longer reads (ReloadedBound.cpp).
+    if (isDeadPhiWeb(L, &Phi))
+      continue;
     Reduction R;
     FloatingPointOrderMatters = nullptr;
-    if (recogniseReduction(&Phi, R)) {
+    if (recogniseReduction(&Phi, R) || (!FloatingPointOrderMatters && recogniseFlag(L, &Phi, R = Reduction()))) {
       Plan.Reductions.push_back(R);
       continue;
     }

@@ -127,6 +127,9 @@ LoweredLoop CoroutineLowering::run() {
     for (StoreInst *Mirror : R.Mirrors)
       Mirror->eraseFromParent();
   readCarriedLoadsAgain(A, Plan, ORE);
+  // Header phis legality left without a use (ReloadedBound.cpp) go before
+  // the serial copy is made: they have no start value in it.
+  dropDeadPhiWebs(L);
   // Run-time adaptation copies the serial loop now, before it changes.
   std::unique_ptr<RunTimeAdaptation> Adapt = createRunTimeAdaptation(A, Plan, ORE);
   std::unique_ptr<EarlyExitCodeGen> Exits = createEarlyExitCodeGen(A, Plan);

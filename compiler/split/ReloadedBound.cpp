@@ -1,0 +1,90 @@
+//===- ReloadedBound.cpp - a bound GVN re-reads after a write ---------------===//
+//
+// A part of memcoro-split's legality (see SplitInternal.h, checkTripCount).
+// When only some paths of the body may write the bound's memory, GVN reads
+// the bound again there and carries it through phis:
+//
+//   for (u = 0; u < g.num_nodes(); u++) { ... cmpxchg ... }    GAP Afforest
+//   an OpenMP chunk's upper bound, widened for a 64-bit counter, likewise
+//
+// The exit test then has no trip count. boundEnteringLoop gives the value
+// the phis enter the loop with: the bound evaluated once, before the loop,
+// as OpenMP evaluates a canonical loop's bound (SplitLegality::evaluateBoundOnce
+// redirects the test, and SplitLegality::revert undoes it for a loop that
+// stays serial). The phis left without a use are skipped by legality and
+// dropped by the lowering (dropDeadPhiWebs).
+//
+//===----------------------------------------------------------------------===//
+#include "split/SplitInternal.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/Debug.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+bool memcoro::isDeadPhiWeb(const Loop &L, PHINode *Phi) {
+  SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
+  return all_of(Web, [&](PHINode *P) {
+    return all_of(P->users(), [&](User *U) {
+      // A cast the exit test no longer reads is as dead as the web.
+      if (auto *Cast = dyn_cast<CastInst>(U))
+        return Cast->use_empty();
+      auto *UP = dyn_cast<PHINode>(U);
+      return UP && is_contained(Web, UP);
+    });
+  });
+}
+
+void memcoro::dropDeadPhiWebs(Loop &L) {
+  SmallVector<PHINode *, 4> Dead;
+  for (PHINode &Phi : L.getHeader()->phis())
+    if (isDeadPhiWeb(L, &Phi))
+      for (PHINode *P : phiWeb(L, &Phi))
+        if (!is_contained(Dead, P))
+          Dead.push_back(P);
+  for (PHINode *P : Dead)
+    P->replaceAllUsesWith(PoisonValue::get(P->getType()));
+  for (PHINode *P : Dead)
+    P->eraseFromParent();
+}
+
+Value *memcoro::boundEnteringLoop(const Loop &L, Value *Bound, const DataLayout &DL) {
+  auto *Phi = dyn_cast<PHINode>(Bound);
+  BasicBlock *Preheader = L.getLoopPreheader();
+  if (!Phi || !L.contains(Phi) || !Preheader)
+    return nullptr;
+  SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
+  Value *Place = nullptr, *Entering = nullptr;
+  for (PHINode *P : Web)
+    for (unsigned In = 0; In < P->getNumIncomingValues(); ++In) {
+      Value *V = P->getIncomingValue(In);
+      if (auto *VP = dyn_cast<PHINode>(V); VP && is_contained(Web, VP))
+        continue;
+      if (P->getParent() == L.getHeader() && P->getIncomingBlock(In) == Preheader) {
+        if (Entering && Entering != V)
+          return nullptr;
+        Entering = V;
+        continue;
+      }
+      auto *Load = dyn_cast<LoadInst>(V);
+      if (!Load || !Load->isSimple() || !L.contains(Load) || !L.isLoopInvariant(Load->getPointerOperand()) ||
+          (Place && byteDistance(Place, Load->getPointerOperand(), DL) != 0))
+        return nullptr;
+      Place = Load->getPointerOperand();
+    }
+  if (!Place || !Entering)
+    return nullptr;
+  // What enters is the place's value there: a load of it, or the same web's
+  // value leaving an earlier copy of the loop (an unrolled enclosing loop).
+  auto *EnteringLoad = dyn_cast<LoadInst>(Entering);
+  if (!isa<PHINode>(Entering) && !(EnteringLoad && byteDistance(Place, EnteringLoad->getPointerOperand(), DL) == 0))
+    return nullptr;
+  LLVM_DEBUG(dbgs() << "memcoro-split: the bound" << *Bound << " is reloaded in the loop; taken as it enters it:"
+                    << *Entering << "\n");
+  return Entering;
+}
