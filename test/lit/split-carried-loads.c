@@ -3,7 +3,8 @@
 // the next row's start forwarded into the next iteration is read again in
 // each iteration (NPB CG), unless the loop may write it; a bound re-read only
 // after a compare-and-swap (GAP's Afforest) is evaluated once, before the
-// loop. Also the remark of an asm statement (a hand-made lock).
+// loop. Also a hand-made spin lock (an asm statement, a volatile release):
+// the loop stays serial and the remark names the volatile access.
 // RUN: %memcoro-cc -fno-memcoro-adapt -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %memcoro-cc -fno-memcoro-adapt -O2 -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s
 #include <stdint.h>
@@ -67,7 +68,7 @@ void link_first(const graph_t *g, int32_t *comp) {
 // CHECK-LABEL: define {{.*}} @link_first(
 // CHECK:       memcoro.iter.start:
 
-// A spin lock through an asm statement: the loop stays serial and says why.
+// A spin lock through an asm statement, released by a volatile store.
 static inline void lock(volatile char *l) {
   char old;
   do
@@ -84,4 +85,4 @@ void locked_count(volatile char *latch, uint32_t *count, const uint32_t *key, ui
     latch[b] = 0;
   }
 }
-// REMARK: split-carried-loads.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: {{.*}}asm statement that may access memory (a lock, an atomic built by hand): memcoro cannot tell what it touches, nor whether an iteration may suspend while it holds what it takes
+// REMARK: split-carried-loads.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: the loop has a volatile access, whose order memcoro must not change
