@@ -135,7 +135,10 @@ public:
   BasicBlock *entry() const override { return Entry; }
   Instruction *windowInit() const override { return Window->getTerminator(); }
   Value *windowStart() const override { return Lo; }
-  Value *activeSlots() const override { return ActiveN; }
+  // With the pragma's N every interleaved window runs all of it: a constant
+  // lets the ring wrap with a mask and keeps a register free (a variable n
+  // cost the other-unit lookup of bench/calls 15 instructions per key).
+  Value *activeSlots() const override { return ChooseN ? ActiveN : nullptr; }
   BasicBlock *windowEnd() const override { return WindowEnd; }
   void connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<AllocaInst *> Accumulators,
                          ArrayRef<AllocaInst *> Counters) override;
