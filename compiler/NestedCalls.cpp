@@ -52,6 +52,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
@@ -193,7 +194,7 @@ static void resumeInOtherUnit(CallInst &Call, Loop &L, OptimizationRemarkEmitter
   B.CreateLifetimeStart(Frame, B.getInt64(FrameBytes));
   if (Result)
     B.CreateLifetimeStart(Result);
-  B.CreateCondBr(B.CreateIsNotNull(Desc), Check, Plain);
+  tag(B.CreateCondBr(B.CreateIsNotNull(Desc), Check, Plain));
   B.SetInsertPoint(Check);
   B.CreateCondBr(B.CreateICmpULE(B.CreateLoad(I64, Desc), B.getInt64(FrameBytes)), Start, Plain);
   B.SetInsertPoint(Start);
@@ -238,6 +239,18 @@ static void resumeInOtherUnit(CallInst &Call, Loop &L, OptimizationRemarkEmitter
            << "' is defined in another translation unit: the iteration resumes its resumable version there, "
               "when that unit was built by memcoro-cc, and suspends at its far accesses; otherwise a plain call";
   });
+}
+
+bool memcoro::callNestedCalleesPlainly(ArrayRef<BasicBlock *> Blocks) {
+  bool Changed = false;
+  for (BasicBlock *BB : Blocks)
+    if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()); Br && Br->isConditional() && isNestedCallPart(*Br)) {
+      Value *HasDescriptor = Br->getCondition();
+      Br->setCondition(ConstantInt::getFalse(BB->getContext()));
+      RecursivelyDeleteTriviallyDeadInstructions(HasDescriptor);
+      Changed = true;
+    }
+  return Changed;
 }
 
 Function *memcoro::getOrInsertNestedYield(Module &M) {

@@ -2,6 +2,7 @@
 #ifndef MEMCORO_COMPILER_NESTEDCALLS_H
 #define MEMCORO_COMPILER_NESTEDCALLS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
@@ -9,6 +10,7 @@
 #include <string>
 
 namespace llvm {
+class BasicBlock;
 class CallInst;
 class Function;
 class Instruction;
@@ -51,8 +53,16 @@ llvm::Function *getOrInsertNestedYield(llvm::Module &M);
 /// The yield markers in the loop's blocks.
 llvm::SmallVector<llvm::CallInst *, 2> getNestedYields(const llvm::Loop &L);
 /// Whether \p I is part of the code that resumes a callee of another unit
-/// (the ramp and resume calls, the marker, the plain call beside them).
+/// (the descriptor test, the ramp and resume calls, the marker, the plain
+/// call beside them).
 bool isNestedCallPart(const llvm::Instruction &I);
+
+/// Makes the resumptions of callees of other units among \p Blocks plain
+/// calls (the descriptor test folded to false; the resuming blocks are left
+/// unreachable), for a serial copy of the loop: serially there is nothing to
+/// overlap, and the plain call is what the loop without the pragma makes.
+/// Whether there was one.
+bool callNestedCalleesPlainly(llvm::ArrayRef<llvm::BasicBlock *> Blocks);
 
 /// "callee 'lookup' resumed as a nested coroutine ..." for the Transformed
 /// remark of \p L, or empty when no callee of it was.

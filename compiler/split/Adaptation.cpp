@@ -57,14 +57,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
+#include "NestedCalls.h"
 #include "split/SplitInternal.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
@@ -132,7 +135,10 @@ public:
   BasicBlock *entry() const override { return Entry; }
   Instruction *windowInit() const override { return Window->getTerminator(); }
   Value *windowStart() const override { return Lo; }
-  Value *activeSlots() const override { return ActiveN; }
+  // With the pragma's N every interleaved window runs all of it: a constant
+  // lets the ring wrap with a mask and keeps a register free (a variable n
+  // cost the other-unit lookup of bench/calls 15 instructions per key).
+  Value *activeSlots() const override { return ChooseN ? ActiveN : nullptr; }
   BasicBlock *windowEnd() const override { return WindowEnd; }
   void connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<AllocaInst *> Accumulators,
                          ArrayRef<AllocaInst *> Counters) override;
@@ -165,6 +171,32 @@ private:
 
 } // namespace
 
+/// Gives the serial copy a stack object of its own in place of \p Alloca,
+/// one the iterations of the loop have each their own copy of: the lowering
+/// replaces the original by one copy per slot, whose address exists only
+/// inside the interleaved iterations. The address arithmetic LICM hoisted out
+/// of the loop is copied with it. The serial copy runs one iteration at a
+/// time, so one object serves them all, as in the loop without the pragma.
+static void twinStackObject(AllocaInst &Alloca, const Loop &L, ValueToValueMapTy &VMap) {
+  Instruction *Twin = Alloca.clone();
+  Twin->insertAfter(&Alloca);
+  Twin->setName(Alloca.getName() + ".serial");
+  VMap[&Alloca] = Twin;
+  SmallVector<Instruction *, 8> Work = {&Alloca};
+  while (!Work.empty()) {
+    SmallVector<User *, 8> Users(Work.pop_back_val()->users());
+    for (User *U : Users)
+      if (auto *UI = dyn_cast<Instruction>(U);
+          UI && !L.contains(UI) && (isa<GetElementPtrInst>(UI) || isa<CastInst>(UI)) && !VMap.count(UI)) {
+        Instruction *Copy = UI->clone();
+        Copy->insertAfter(UI);
+        RemapInstruction(Copy, VMap, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+        VMap[UI] = Copy;
+        Work.push_back(UI);
+      }
+  }
+}
+
 void WindowLoop::cloneSerialLoop() {
   ValueToValueMapTy VMap;
   SmallVector<BasicBlock *, 16> Clones;
@@ -173,6 +205,8 @@ void WindowLoop::cloneSerialLoop() {
     VMap[BB] = Clone;
     Clones.push_back(Clone);
   }
+  for (AllocaInst *Alloca : Plan.PrivateAllocas)
+    twinStackObject(*Alloca, L, VMap);
   remapInstructionsInBlocks(Clones, VMap);
   CloneHeader = cast<BasicBlock>(VMap[Plan.Header]);
   CloneLatch = cast<BasicBlock>(VMap[Plan.Latch]);
@@ -200,6 +234,21 @@ void WindowLoop::cloneSerialLoop() {
       Clone->getTerminator()->setMetadata(LLVMContext::MD_loop,
                                           makePostTransformationMetadata(Ctx, Id, Drop, {}));
     }
+  // Serially a callee of another unit has nothing to overlap its misses
+  // with: the copy makes the plain call the loop without the pragma makes,
+  // and the code that resumes it goes.
+  if (callNestedCalleesPlainly(Clones)) {
+    SmallPtrSet<BasicBlock *, 16> Live;
+    SmallVector<BasicBlock *, 16> Work = {CloneHeader};
+    while (!Work.empty())
+      if (BasicBlock *BB = Work.pop_back_val(); Live.insert(BB).second)
+        append_range(Work, successors(BB));
+    SmallVector<BasicBlock *, 8> Dead;
+    for (BasicBlock *Clone : Clones)
+      if (!Live.contains(Clone))
+        Dead.push_back(Clone);
+    DeleteDeadBlocks(Dead);
+  }
   // Edges out of the loop other than the latch's (to code that ends the
   // program, early exits) leave from the copy too.
   for (BasicBlock *BB : L.blocks())
@@ -396,16 +445,13 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
   if (!Sample && !ChooseN)
     return nullptr;
   Loop &L = Plan.L;
-  // The AMU's schedulers keep requests in flight across windows, and a
-  // slot's private stack copies replace the loop's own stack objects, which
-  // the serial copy would need.
-  // A scavenging loop lends the stalls of its last slot, which windows would
+  // The AMU's schedulers keep requests in flight across windows. A
+  // scavenging loop lends the stalls of its last slot, which windows would
   // multiply.
-  const char *Why = Plan.ThroughAmu                ? "its far accesses go through the AMU"
-                    : !Plan.PrivateAllocas.empty() ? "its iterations have stack memory of their own"
-                    : Plan.ScavengeNs              ? "its stalls are lent to scavengers (-fmemcoro-scavenge)"
+  const char *Why = Plan.ThroughAmu     ? "its far accesses go through the AMU"
+                    : Plan.ScavengeNs ? "its stalls are lent to scavengers (-fmemcoro-scavenge)"
                     : Plan.ExitAtLaunch ? "its exit test is evaluated at launch, which the serial copy would skip"
-                                                   : nullptr;
+                                        : nullptr;
   // A value of the loop used outside it other than through the exit's phis
   // could not be given the serial copy's value.
   if (!Why && Sample)

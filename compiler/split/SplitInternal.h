@@ -858,7 +858,8 @@ public:
   /// initialised (before this instruction).
   virtual llvm::BasicBlock *entry() const = 0;
   virtual llvm::Instruction *windowInit() const = 0;
-  /// i64: the first iteration of the window, and the slots it runs with.
+  /// i64: the first iteration of the window, and the slots it runs with
+  /// (null: all of them).
   virtual llvm::Value *windowStart() const = 0;
   virtual llvm::Value *activeSlots() const = 0;
   /// Where the scheduler goes when the window's iterations have ended.

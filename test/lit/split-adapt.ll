@@ -5,8 +5,8 @@
 ; window's trip count and n slots; without a parallel clause the slot array
 ; holds the most slots run-time N may choose. A loop whose iterations meet the
 ; same suspensions in order is a pipeline in each window, its distance the
-; window's n (one suspension: d = n, and 2n slots for the most n). Off by
-; default in opt.
+; window's n when run-time N chooses it (one suspension: d = n, and 2n slots
+; for the most n), the pragma's N otherwise. Off by default in opt.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s --check-prefix=OFF
 ; RUN: %opt -passes='memcoro-split,verify' -memcoro-adapt -S %s | FileCheck %s --check-prefix=SAMPLE
 ; RUN: %opt -passes='memcoro-split,verify' -memcoro-adapt-n -S %s | FileCheck %s --check-prefix=NONLY
@@ -43,21 +43,21 @@
 ; SAMPLE: br i1 %{{.*}}, label %memcoro.serial.ph, label %memcoro.window
 ; SAMPLE: memcoro.window:
 ; SAMPLE: %memcoro.window.trips = sub i64 %memcoro.hi, %memcoro.lo
-; SAMPLE: %memcoro.distance = call i64 @llvm.umax.i64(i64 %memcoro.n, i64 1)
+; SAMPLE-NOT: %memcoro.distance
 ; SAMPLE: memcoro.iter.start:
 ; SAMPLE: %memcoro.k.loop = add i64 %memcoro.lo, %memcoro.step.{{[0-9]+}}
 ; SAMPLE: memcoro.drain:
 ; SAMPLE: [[PAST:%.*]] = sub i64 %memcoro.step.{{[0-9]+}}, %memcoro.window.trips
-; SAMPLE-NEXT: icmp ult i64 [[PAST]], %memcoro.distance
+; SAMPLE-NEXT: icmp ult i64 [[PAST]], 4
 ; SAMPLE: memcoro.steady:
-; SAMPLE-NEXT: icmp uge i64 %memcoro.t, %memcoro.distance
+; SAMPLE-NEXT: icmp uge i64 %memcoro.t, 4
 ; SAMPLE: memcoro.adapt.report:
 ; SAMPLE: %memcoro.t1 = call i64 @llvm.readcyclecounter()
 ; SAMPLE: call i64 @__memcoro_adapt_next(
 ; SAMPLE: memcoro.adapt.more:
 ; SAMPLE: br i1 %{{.*}}, label %memcoro.adapt.pick, label %memcoro.done
 ; SAMPLE: memcoro.stage.1:
-; SAMPLE: %memcoro.k.1 = sub i64 %memcoro.step.{{[0-9]+}}, %memcoro.distance
+; SAMPLE: %memcoro.k.1 = sub i64 %memcoro.step.{{[0-9]+}}, 4
 ; SAMPLE: memcoro.serial.ph:
 ; SAMPLE: if.else.serial:
 ; SAMPLE: %s.05.serial = phi i64 [ %s.05.memcoro.acc.{{[0-9]+}}, %memcoro.serial.ph ], [ %add.serial, %if.else.serial ]
