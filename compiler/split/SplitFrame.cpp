@@ -50,7 +50,7 @@ STATISTIC(NumPreservedSaves, "Number of saves dropped because the slot still hol
 void CoroutineFrame::privatizeStackMemory(IRBuilder<> &IB, AllocaInst *SlotIndex) {
   Function &F = A.F;
   const DataLayout &DL = A.DL;
-  const unsigned N = Plan.slotCount();
+  const unsigned N = slotArrayLength();
   Type *I64 = IB.getInt64Ty();
   // Each slot's own copy, padded so that every copy keeps the original's
   // alignment.
@@ -200,7 +200,7 @@ void CoroutineFrame::layOutSlots(ArrayRef<Type *> HeaderFields) {
     Fields.push_back(V->getType());
   LLVMContext &Ctx = A.F.getContext();
   SlotTy = StructType::create(Ctx, Fields, "memcoro.slot");
-  SlotArrayTy = ArrayType::get(SlotTy, SlotCount ? SlotCount : Plan.slotCount());
+  SlotArrayTy = ArrayType::get(SlotTy, slotArrayLength());
   Slots = new AllocaInst(SlotArrayTy, A.DL.getAllocaAddrSpace(), "memcoro.slots",
                          A.F.getEntryBlock().getFirstInsertionPt());
 }

@@ -566,6 +566,9 @@ public:
   /// Slots in the array when it is not the plan's N (run-time N sizes it for
   /// the most slots it may use).
   void setSlotCount(unsigned N) { SlotCount = N; }
+  /// Slots in the array: every per-slot array (the slot array, the private
+  /// copies of stack objects) has this many entries.
+  unsigned slotArrayLength() const { return SlotCount ? SlotCount : Plan.slotCount(); }
   llvm::Value *fieldPtr(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned Field) const;
   llvm::Value *savedFieldPtr(llvm::IRBuilder<> &B, llvm::Value *Slot, unsigned Stored) const {
     return fieldPtr(B, Slot, Stored + HeaderFieldCount);
