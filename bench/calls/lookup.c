@@ -10,25 +10,12 @@
 //   ./lookup [entries = 8M] [keys = 2M] [trials = 5]
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "../standalone.h"
 #include "lookup.h"
 #ifndef PAR
 #define PAR 32
 #endif
-
-static uint64_t state = 88172645463325252ull;
-static uint64_t rnd(void) {
-  state ^= state << 13;
-  state ^= state >> 7;
-  state ^= state << 17;
-  return state;
-}
-static double cpu(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 __attribute__((noinline)) static int64_t probe_here(struct entry *const *heads, uint64_t mask, uint64_t key) {
   for (const struct entry *e = heads[hash_of(key) & mask]; e; e = e->next)

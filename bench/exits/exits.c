@@ -11,25 +11,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "../standalone.h"
 #ifndef PAR
 #define PAR 32
 #endif
 
 struct work { int64_t key; struct work *next; };
-
-static uint64_t state = 88172645463325252ull;
-static uint64_t rnd(void) {
-  state ^= state << 13;
-  state ^= state >> 7;
-  state ^= state << 17;
-  return state;
-}
-static double cpu(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 __attribute__((noinline)) static int64_t walk_serial(const struct work *p, const int64_t *t) {
   int64_t sum = 0;
