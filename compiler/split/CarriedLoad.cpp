@@ -29,7 +29,6 @@
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/Statistic.h"
-#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -84,12 +83,8 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
   // Two pointers with different underlying objects may still point into
   // one array (two arguments): alias analysis decides.
   MemoryLocation Read(Next->getPointerOperand(), LocationSize::beforeOrAfterPointer(), Next->getAAMetadata());
-  for (BasicBlock *BB : L.blocks())
-    for (Instruction &I : *BB)
-      if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->onlyAccessesInaccessibleMemory())
-        continue;
-      else if (I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Read)))
-        return fail("the loop may write the memory it is read from");
+  if (firstWriterIn(A, L, Read))
+    return fail("the loop may write the memory it is read from");
   Plan.CarriedLoads.push_back({Phi, Next, Counter, Before});
   LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " carries" << *Next
                     << " to the next iteration; each iteration reads it again\n");

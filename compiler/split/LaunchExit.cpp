@@ -27,7 +27,6 @@
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/Statistic.h"
-#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -98,16 +97,13 @@ std::optional<SerialReason> memcoro::recogniseExitAtLaunch(const SplitAnalyses &
     auto *Load = dyn_cast<LoadInst>(I);
     if (!Load)
       continue;
-    MemoryLocation Loc = MemoryLocation::get(Load);
-    for (BasicBlock *BB : L.blocks())
-      for (Instruction &W : *BB)
-        if (W.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&W, Loc))) {
-          LLVM_DEBUG(dbgs() << "memcoro-split: the exit test reads" << *Load << ", which" << W << " may write\n");
-          return SerialReason{"UnknownTripCount",
-                              "the exit test reads memory (at " + sourcePlace(*Load) +
-                                  ") that the loop may write: it cannot be evaluated at launch, before the body",
-                              &W};
-        }
+    if (Instruction *W = firstWriterIn(A, L, MemoryLocation::get(Load))) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the exit test reads" << *Load << ", which" << *W << " may write\n");
+      return SerialReason{"UnknownTripCount",
+                          "the exit test reads memory (at " + sourcePlace(*Load) +
+                              ") that the loop may write: it cannot be evaluated at launch, before the body",
+                          W};
+    }
   }
   // Users first: an instruction is only for the test when its users are.
   for (Instruction *I : reverse(Slice))

@@ -39,6 +39,7 @@
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/DependenceAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -61,6 +62,14 @@ std::string memcoro::sourcePlace(const Instruction &I) {
   if (!Loc)
     return "an unknown place (compile with -g for locations)";
   return (Loc->getFilename() + ":" + Twine(Loc->getLine()) + ":" + Twine(Loc->getColumn())).str();
+}
+
+Instruction *memcoro::firstWriterIn(const SplitAnalyses &A, const Loop &L, const MemoryLocation &Loc) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Loc)))
+        return &I;
+  return nullptr;
 }
 
 namespace {

@@ -48,6 +48,7 @@ class DependenceInfo;
 class DominatorTree;
 class Loop;
 class LoopInfo;
+class MemoryLocation;
 class OptimizationRemarkEmitter;
 class SCEV;
 class ScalarEvolution;
@@ -488,6 +489,11 @@ unsigned commutativeUpdateKind(const llvm::LoadInst &L, const llvm::StoreInst &S
 
 /// "file:line:col" of \p I, for remarks that name a second place.
 std::string sourcePlace(const llvm::Instruction &I);
+
+/// The first instruction of \p L that alias analysis says may write \p Loc,
+/// or null: the loop leaves what a load outside the body's order (at launch,
+/// or one iteration early) reads as it was.
+llvm::Instruction *firstWriterIn(const SplitAnalyses &A, const llvm::Loop &L, const llvm::MemoryLocation &Loc);
 
 /// Where a remark about \p I goes: its own line, or the loop's when it has
 /// none (code LLVM made up, such as a merged load, has line 0; a remark there
