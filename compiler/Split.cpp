@@ -110,10 +110,16 @@ std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, boo
 /// Transforms one marked loop, or explains in a missed remark why it stays
 /// serial.
 bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, bool HasTwin) {
-  LoopPlan Plan(L);
   PrettyStackTraceFormat StackEntry("memcoro-split: transforming the marked loop '%s' in '%s'",
                                     L.getHeader()->getName().str().c_str(), A.F.getName().str().c_str());
+  // A pipeline inside a loop that only re-runs it may span that loop: the
+  // plan of the loop as it is tells (split/FlattenNest.cpp).
+  unsigned NestTrips =
+      flattenNest(A, L, ORE, [&](LoopPlan &Dry) { return !planLoop(A, Dry, HasTwin, /*Keep=*/false); });
+  LoopPlan Plan(L);
   std::optional<SerialReason> Why = planLoop(A, Plan, HasTwin, /*Keep=*/true);
+  if (!Why && NestTrips)
+    limitInFlightForNest(Plan, NestTrips);
   emitCostRemarks(Plan, ORE);
   emitProfileRemarks(Plan, ORE);
   if (Why) {

@@ -311,6 +311,11 @@ struct LoopPlan {
   /// Why -memcoro-scavenge does not apply to this loop, for the remark.
   llvm::StringRef ScavengeSkipped;
 
+  /// At most this many iterations in flight, at any N (0: no limit): the loop
+  /// spans the nest around it (FlattenNest.cpp), and iteration k + M must
+  /// not start before iteration k has ended.
+  unsigned MaxInFlight = 0;
+
   /// Slots of the slot array: Parallelism, except for the pipeline, which
   /// keeps every iteration between its first and last phase in a slot.
   unsigned slotCount() const;
@@ -367,6 +372,16 @@ private:
 /// the dispatch style (SplitPlan.cpp). \p HasTwin: another copy of the same
 /// marked loop exists in the function.
 std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin);
+/// When the marked loop \p L, of a constant trip count M, inside a loop that
+/// only re-runs it, would be a pipeline (\p PlanDry plans it without changing
+/// the IR, true when it would be interleaved): makes the nest one loop of
+/// N*M iterations, says so in a remark, and returns M (FlattenNest.cpp; 0:
+/// the nest is left as it was, with a remark saying why).
+unsigned flattenNest(const SplitAnalyses &A, llvm::Loop &L, llvm::OptimizationRemarkEmitter &ORE,
+                     llvm::function_ref<bool(LoopPlan &)> PlanDry);
+/// Keeps fewer than \p Trips iterations of the flattened nest in flight, at
+/// the plan's N and at any N chosen at run time (Plan.MaxInFlight).
+void limitInFlightForNest(LoopPlan &Plan, unsigned Trips);
 /// The cost model (SplitCost.cpp): takes out of \p Candidates the accesses
 /// whose latency the hardware hides, recording each in Plan.NotWorth; when
 /// none is left, the reason the loop stays serial.
