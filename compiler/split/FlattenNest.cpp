@@ -190,11 +190,14 @@ std::string NestFlattener::checkAccesses() {
         return "its body has calls, atomics or volatile accesses";
       Accesses.push_back({&I, 0});
     }
-  // Commutative updates: a store and the load of the same address it updates.
+  // Commutative updates: a store and the load of the same address it updates
+  // (as SplitDependences.cpp pairs them).
   for (auto &[I, Kind] : Accesses)
     if (auto *Store = dyn_cast<StoreInst>(I))
       for (auto &[J, OtherKind] : Accesses)
-        if (auto *Load = dyn_cast<LoadInst>(J))
+        if (auto *Load = dyn_cast<LoadInst>(J);
+            Load && byteDistance(Load->getPointerOperand(), Store->getPointerOperand(), A.DL) == 0 &&
+            A.DT.dominates(Load, Store))
           if (unsigned K = commutativeUpdateKind(*Load, *Store)) {
             Kind = K;
             OtherKind = K;
