@@ -110,12 +110,13 @@ static cl::opt<unsigned> AdaptMinTrips(
 static cl::opt<unsigned> AdaptMaxN("memcoro-adapt-max-n", cl::Hidden, cl::init(64),
                                    cl::desc("The most coroutines run-time N may choose (slots allocated)"));
 
-// A pipeline with one suspension point keeps a few values per iteration in
-// flight, so twice the slots stay in the L1: gather, update and is at 1 GiB
+// A pipeline with one suspension point and no stack object per slot keeps a
+// few values per iteration in flight, so twice the slots stay in the L1: gather, update and is at 1 GiB
 // run fastest with 128 iterations ahead, as the hand prefetch-distance loop.
 static cl::opt<unsigned> AdaptMaxPipelineN(
     "memcoro-adapt-max-n-pipeline", cl::Hidden, cl::init(128),
-    cl::desc("The most iterations in flight run-time N may choose for a pipeline with one suspension point"));
+    cl::desc("The most iterations in flight run-time N may choose for a pipeline with one suspension point "
+             "and no stack object per slot"));
 
 /// runtime/adapt/adapt.h: MEMCORO_ADAPT_*, and its sample size for the remark.
 enum : unsigned { FlagSample = 1, FlagN = 2, FlagForceSerial = 4, FlagForceInterleaved = 8, FlagPipeline = 16 };
@@ -138,7 +139,7 @@ public:
   unsigned slotCount() const override {
     if (!ChooseN)
       return Plan.Parallelism;
-    bool Lean = Plan.Style == Dispatch::Pipeline && Plan.Suspensions.size() == 1;
+    bool Lean = Plan.Style == Dispatch::Pipeline && Plan.Suspensions.size() == 1 && Plan.PrivateAllocas.empty();
     unsigned Most = std::max<unsigned>(Lean ? AdaptMaxPipelineN : AdaptMaxN, Plan.Parallelism);
     return Plan.MaxInFlight ? std::min(Most, Plan.MaxInFlight) : Most;
   }
@@ -439,6 +440,8 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
     EB.CreateStore(CloneReductionOut[R], Accumulators[R]);
   for (unsigned C = 0; C < Counters.size(); ++C)
     EB.CreateStore(CloneCounterOut[C], Counters[C]);
+  if (Plan.NestTrips)
+    nestSerialCopy(SerialPh, CloneHeader, CloneLatch, SerialEnd, Lo, Hi, Plan.NestTrips);
 }
 
 void WindowLoop::finish(BasicBlock *Sched, BasicBlock *Done) {

@@ -315,6 +315,8 @@ struct LoopPlan {
   /// spans the nest around it (FlattenNest.cpp), and iteration k + M must
   /// not start before iteration k has ended.
   unsigned MaxInFlight = 0;
+  /// The iterations of one round of a flattened nest (0: not flattened).
+  unsigned NestTrips = 0;
 
   /// Slots of the slot array: Parallelism, except for the pipeline, which
   /// keeps every iteration between its first and last phase in a slot.
@@ -382,6 +384,11 @@ unsigned flattenNest(const SplitAnalyses &A, llvm::Loop &L, llvm::OptimizationRe
 /// Keeps fewer than \p Trips iterations of the flattened nest in flight, at
 /// the plan's N and at any N chosen at run time (Plan.MaxInFlight).
 void limitInFlightForNest(LoopPlan &Plan, unsigned Trips);
+/// Makes the serial copy of a flattened loop of \p Trips iterations per
+/// round (Adaptation.cpp's, entered from \p Ph, iterations \p Lo to \p Hi,
+/// leaving to \p End) a loop over rounds around one over the round's part.
+void nestSerialCopy(llvm::BasicBlock *Ph, llvm::BasicBlock *Header, llvm::BasicBlock *Latch, llvm::BasicBlock *End,
+                    llvm::Value *Lo, llvm::Value *Hi, unsigned Trips);
 /// The cost model (SplitCost.cpp): takes out of \p Candidates the accesses
 /// whose latency the hardware hides, recording each in Plan.NotWorth; when
 /// none is left, the reason the loop stays serial.

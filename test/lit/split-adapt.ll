@@ -5,8 +5,8 @@
 ; window's trip count and n slots; without a parallel clause the slot array
 ; holds the most slots run-time N may choose. A loop whose iterations meet the
 ; same suspensions in order is a pipeline in each window, its distance the
-; window's n when run-time N chooses it (one suspension: d = n, and 2n slots
-; for the most n), the pragma's N otherwise. Off by default in opt.
+; window's n when run-time N chooses it (one suspension: d = n, up to 128,
+; and 2n slots for the most n), the pragma's N otherwise. Off by default in opt.
 ; RUN: %opt -passes='memcoro-split,verify' -S %s | FileCheck %s --check-prefix=OFF
 ; RUN: %opt -passes='memcoro-split,verify' -memcoro-adapt -S %s | FileCheck %s --check-prefix=SAMPLE
 ; RUN: %opt -passes='memcoro-split,verify' -memcoro-adapt-n -S %s | FileCheck %s --check-prefix=NONLY
@@ -17,7 +17,7 @@
 
 ; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially and stays serial while they are not slower than interleaved ones (checked again every 16Ki to 4Mi iterations)
 ; REMARK-NOT: number of coroutines
-; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially {{.*}}; the number of coroutines is chosen at run time, up to 64, by hill climbing on measured throughput
+; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially {{.*}}; the number of coroutines is chosen at run time, up to 128, by hill climbing on measured throughput
 
 ; SAMPLE: @memcoro.adapt.gather = internal thread_local global [16 x i64] zeroinitializer
 ; SAMPLE-LABEL: define {{.*}} @gather(
@@ -71,12 +71,13 @@
 ; SAMPLE: [[PROGRESS]] = !{!"llvm.loop.mustprogress"}
 
 ; A loop with parallel(4) keeps its N; the other has no serial copy, and
-; slots for a pipeline of 64 coroutines, of which the window's n run.
+; slots for a pipeline of 128 coroutines (one suspension point), of which
+; the window's n run.
 ; NONLY-LABEL: define {{.*}} @gather(
 ; NONLY-NOT: memcoro.adapt
 ; NONLY-LABEL: define {{.*}} @gather_default(
-; NONLY: alloca [128 x %memcoro.slot{{[.0-9]*}}]
-; NONLY: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 18, i32 64, i32 64)
+; NONLY: alloca [256 x %memcoro.slot{{[.0-9]*}}]
+; NONLY: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 18, i32 128, i32 128)
 ; NONLY: memcoro.adapt.pick:
 ; NONLY: br label %memcoro.window
 ; NONLY: %memcoro.distance = call i64 @llvm.umax.i64(i64 %memcoro.n, i64 1)

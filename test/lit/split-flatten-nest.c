@@ -7,6 +7,7 @@
 // RUN: %memcoro-cc -O2 -Rpass=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ADAPT
 // RUN: %memcoro-cc -O2 -fno-memcoro-adapt -mllvm -memcoro-flatten-nest=false -Rpass-analysis=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: %memcoro-cc -O2 -fno-memcoro-adapt -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %memcoro-cc -O2 -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s --check-prefix=SERIAL
 #include <stdint.h>
 
 void gups(uint64_t *t, uint64_t *ran, long rounds) {
@@ -38,6 +39,13 @@ void gups_default(uint64_t *t, uint64_t *ran, long rounds) {
   }
 }
 // ADAPT: split-flatten-nest.c:[[@LINE-6]]:5: remark: loop adapts at run time:{{.*}} the number of coroutines is chosen at run time, up to 127,
+// Its serial copy runs each window as the nest did: rounds around a loop
+// over the round's part, no k mod M per iteration.
+// SERIAL-LABEL: define {{.*}}@gups_default(
+// SERIAL: memcoro.flat.round:
+// SERIAL-NEXT: %memcoro.flat.k0 = phi i64
+// SERIAL-NEXT: and i64 %memcoro.flat.k0, 127
+// SERIAL: memcoro.flat.round.end:
 
 // Five rounds' worth: fewer than five iterations in flight, whatever the
 // pragma asks; a value read in the last phase feeds the next round's first.
