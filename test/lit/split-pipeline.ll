@@ -60,8 +60,11 @@
 ; CHECK-NEXT:    %memcoro.k.1.steady = sub i64 %memcoro.step.{{[0-9]+}}, 4
 ; CHECK-NEXT:    and i64 %memcoro.k.1.steady, 15
 ; CHECK-NEXT:    br label %memcoro.resume.1.steady
+; The steady state is a loop LLVM unrolls by 4, as it does the hand loop.
 ; CHECK:       memcoro.next.steady:
-; CHECK:         br i1 {{.*}}, label %memcoro.launch.steady, label %memcoro.drain
+; CHECK:         br i1 {{.*}}, label %memcoro.launch.steady, label %memcoro.drain, !llvm.loop [[STEADY:![0-9]+]]
+; CHECK:       [[STEADY]] = distinct !{[[STEADY]], [[COUNT:![0-9]+]]}
+; CHECK:       [[COUNT]] = !{!"llvm.loop.unroll.count", i32 4}
 
 target triple = "x86_64-pc-linux-gnu"
 
