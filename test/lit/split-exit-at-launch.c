@@ -81,3 +81,49 @@ void relink(struct work *p, long *t) {
   }
 }
 // REMARK: split-exit-at-launch.c:[[@LINE-4]]:15: remark: marked loop left serial: the exit test reads memory (at {{.*}}) that the loop may write: it cannot be evaluated at launch, before the body
+
+// The test at launch runs before the body of its own iteration: a store of the
+// body that reaches what the test reads, in the same iteration, keeps the loop
+// serial, however few bytes it overlaps (the latch of iteration i tests
+// key[i + 1], which the body truncates; half of p->next). Earlier iterations'
+// stores are the contract's (dependence analysis proves key[i + 2] one
+// iteration apart), so the check is alias analysis of the exact locations:
+// any bytes around the read would keep every walk that marks its own nodes
+// serial.
+unsigned long truncate_scan(unsigned *key, const long *t) {
+  unsigned long h = 0;
+#pragma memcoro parallel(8)
+  for (int i = 0; key[i] != 0; i++) {
+    long v = t[key[i] & 65535];
+    h += v;
+    if (v == 3)
+      key[i + 1] = 0;
+  }
+  return h;
+}
+// REMARK: split-exit-at-launch.c:[[@LINE-4]]:18: remark: marked loop left serial: the exit test reads memory (at {{.*}}) that the loop may write
+
+long half_link(struct work *p, const long *t) {
+  long sum = 0;
+#pragma memcoro parallel(8)
+  for (; p; p = p->next) {
+    long v = t[p->key];
+    sum += v;
+    if (v == 3)
+      ((int *)&p->next)[1] = 0;
+  }
+  return sum;
+}
+// REMARK: split-exit-at-launch.c:[[@LINE-4]]:28: remark: marked loop left serial: the exit test reads memory (at {{.*}}) that the loop may write
+
+struct marked { long key; long seen; struct marked *next; };
+long mark_walk(struct marked *p, const long *t) {
+  long sum = 0;
+#pragma memcoro parallel(8)
+  for (; p; p = p->next) {
+    sum += t[p->key];
+    p->seen = 1;
+  }
+  return sum;
+}
+// REMARK: split-exit-at-launch.c:[[@LINE-6]]:3: remark: loop turned into 8 interleaved coroutines: {{.*}}; exit test evaluated at launch
