@@ -154,6 +154,10 @@ public:
   BasicBlock *windowEnd() const override { return WindowEnd; }
   void connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<AllocaInst *> Accumulators,
                          ArrayRef<AllocaInst *> Counters) override;
+  void carryExitTest(ArrayRef<AllocaInst *> Cursors, AllocaInst *Limit) override {
+    LaunchCursors.assign(Cursors.begin(), Cursors.end());
+    LaunchLimit = Limit;
+  }
   void finish(BasicBlock *Sched, BasicBlock *Done) override;
 
 private:
@@ -173,6 +177,12 @@ private:
   BasicBlock *CloneHeader = nullptr, *CloneLatch = nullptr;
   SmallVector<PHINode *, 2> CloneIVs, CloneReductions, CloneCounters;
   SmallVector<Value *, 2> CloneReductionOut, CloneCounterOut;
+  /// An exit test at launch: the copies of the values it carries, of what
+  /// the next iteration starts from, and where the launches keep them.
+  SmallVector<PHINode *, 1> CloneChains;
+  SmallVector<Value *, 1> CloneChainNext;
+  SmallVector<AllocaInst *, 1> LaunchCursors;
+  AllocaInst *LaunchLimit = nullptr;
 
   Value *TripCount = nullptr;
   BasicBlock *Entry = nullptr, *Window = nullptr, *WindowEnd = nullptr, *SerialPh = nullptr,
@@ -232,6 +242,10 @@ void WindowLoop::cloneSerialLoop() {
   for (const AppendCounter &C : Plan.Counters) {
     CloneCounters.push_back(cast<PHINode>(VMap[C.Phi]));
     CloneCounterOut.push_back(mapped(C.Phi->getIncomingValueForBlock(Plan.Latch)));
+  }
+  for (PHINode *Chain : Plan.LaunchChains) {
+    CloneChains.push_back(cast<PHINode>(VMap[Chain]));
+    CloneChainNext.push_back(mapped(Chain->getIncomingValueForBlock(Plan.Latch)));
   }
   // A serial loop runs its ordered regions in order by itself.
   for (CallInst *Marker : getOrderedMarkers(L))
@@ -296,6 +310,7 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   Module &M = *F.getParent();
   Type *I32 = Type::getInt32Ty(Ctx);
   PointerType *Ptr = PointerType::get(Ctx, 0);
+  const bool Open = Plan.ExitAtLaunch;
   // Run-time N starts its climb at the most slots: where interleaving wins
   // the data is far, and more iterations in flight usually help, up to what
   // the core can keep outstanding (bench/adapt: 64 was the best fixed N of
@@ -316,18 +331,31 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   Value *St = stateAddress(EB);
   Value *Budget = EB.CreateLoad(I64, St, "memcoro.budget");
   Value *Run = EB.CreateLoad(I64, EB.CreateConstGEP1_64(I64, St, 1), "memcoro.run");
-  Value *Within = EB.CreateICmpULE(TC, Budget);
-  EB.CreateCondBr(EB.CreateOr(EB.CreateICmpULT(TC, EB.getInt64(AdaptMinTrips)), Within), Fast, Begin);
   IRBuilder<> FB(Fast);
   FB.SetCurrentDebugLocation(Loc);
-  FB.CreateStore(FB.CreateSelect(Within, FB.CreateSub(Budget, TC), Budget), St);
+  // How many iterations an exit test at launch lets run is known only once
+  // they have: such an execution runs as decided for what is left of the
+  // budget, spends what it ran (memcoro.adapt.spend), and goes on measured
+  // if the loop goes on.
+  Value *Whole = TC;
+  if (Open) {
+    EB.CreateCondBr(EB.CreateICmpNE(Budget, EB.getInt64(0)), Fast, Begin);
+    Whole = FB.CreateBinaryIntrinsic(Intrinsic::umin, Budget, FB.getInt64(uint64_t(1) << 48));
+  } else {
+    Value *Within = EB.CreateICmpULE(TC, Budget);
+    EB.CreateCondBr(EB.CreateOr(EB.CreateICmpULT(TC, EB.getInt64(AdaptMinTrips)), Within), Fast, Begin);
+    FB.CreateStore(FB.CreateSelect(Within, FB.CreateSub(Budget, TC), Budget), St);
+  }
   Value *Decided = FB.CreateSelect(FB.CreateICmpEQ(Run, FB.getInt64(0)), FB.getInt64(N0),
                                    FB.CreateSub(Run, FB.getInt64(1)));
-  Value *Whole = FB.CreateOr(FB.CreateShl(TC, 8), Decided, "memcoro.adapt.whole");
+  Whole = FB.CreateOr(FB.CreateShl(Whole, 8), Decided, "memcoro.adapt.whole");
   FB.CreateBr(Pick);
 
   IRBuilder<> BB(Begin);
   BB.SetCurrentDebugLocation(Loc);
+  PHINode *From = Open ? BB.CreatePHI(I64, 2, "memcoro.adapt.from") : nullptr;
+  if (From)
+    From->addIncoming(BB.getInt64(0), Entry);
   FunctionCallee BeginFn = M.getOrInsertFunction("__memcoro_adapt_begin", I64, Ptr, I32, I32, I32);
   Value *First = BB.CreateCall(BeginFn, {St, BB.getInt32(Flags), BB.getInt32(N0),
                                          BB.getInt32(slotCount())}, "memcoro.adapt.first");
@@ -342,7 +370,7 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   Lo->addIncoming(PB.getInt64(0), Fast);
   Decision->addIncoming(Whole, Fast);
   Measured->addIncoming(PB.getFalse(), Fast);
-  Lo->addIncoming(PB.getInt64(0), Begin);
+  Lo->addIncoming(From ? static_cast<Value *>(From) : PB.getInt64(0), Begin);
   Decision->addIncoming(First, Begin);
   Measured->addIncoming(PB.getTrue(), Begin);
   Value *Len = PB.CreateBinaryIntrinsic(Intrinsic::umax, PB.CreateLShr(Decision, 8), PB.getInt64(1));
@@ -380,18 +408,29 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
 
   IRBuilder<> NB(Next);
   NB.SetCurrentDebugLocation(Loc);
-  NB.CreateCondBr(Measured, Report, More);
+  // An exit may have ended the window before hi (TC reads the limit then).
+  auto ran = [&](IRBuilder<> &B) { return B.CreateSub(B.CreateBinaryIntrinsic(Intrinsic::umin, Hi, TC), Lo); };
+  BasicBlock *Unmeasured = Next;
+  if (Open) {
+    Unmeasured = BasicBlock::Create(Ctx, "memcoro.adapt.spend", &F, More);
+    IRBuilder<> SB(Unmeasured);
+    SB.SetCurrentDebugLocation(Loc);
+    SB.CreateStore(SB.CreateSub(Budget, SB.CreateBinaryIntrinsic(Intrinsic::umin, ran(SB), Budget)), St);
+    From->addIncoming(Hi, Unmeasured);
+    SB.CreateCondBr(SB.CreateICmpULT(Hi, TC), Begin, More);
+  }
+  NB.CreateCondBr(Measured, Report, Unmeasured == Next ? More : Unmeasured);
   IRBuilder<> RB(Report);
   RB.SetCurrentDebugLocation(Loc);
   FunctionCallee NextFn = M.getOrInsertFunction("__memcoro_adapt_next", I64, Ptr, I64, I64);
   Value *Spent = RB.CreateSub(RB.CreateCall(Cycles, {}, "memcoro.t1"), T0);
-  Value *Then = RB.CreateCall(NextFn, {St, RB.CreateSub(Hi, Lo), Spent}, "memcoro.adapt.then");
+  Value *Then = RB.CreateCall(NextFn, {St, ran(RB), Spent}, "memcoro.adapt.then");
   RB.CreateBr(More);
   IRBuilder<> MB(More);
   MB.SetCurrentDebugLocation(Loc);
   PHINode *NextDecision = MB.CreatePHI(I64, 2);
   NextDecision->addIncoming(Then, Report);
-  NextDecision->addIncoming(Decision, Next);
+  NextDecision->addIncoming(Decision, Unmeasured);
   Lo->addIncoming(Hi, More);
   Decision->addIncoming(NextDecision, More);
   Measured->addIncoming(Measured, More);
@@ -418,24 +457,37 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
     enter(CloneReductions[R], SB.CreateLoad(Accumulators[R]->getAllocatedType(), Accumulators[R]));
   for (unsigned C = 0; C < Counters.size(); ++C)
     enter(CloneCounters[C], SB.CreateLoad(Counters[C]->getAllocatedType(), Counters[C]));
+  for (unsigned C = 0; C < LaunchCursors.size(); ++C)
+    enter(CloneChains[C], SB.CreateLoad(LaunchCursors[C]->getAllocatedType(), LaunchCursors[C]));
   SB.CreateBr(CloneHeader);
 
   // The copy runs iterations lo..hi-1: its own count replaces the exit test
-  // (the exit's phis never had an edge from the copy).
+  // (the exit's phis never had an edge from the copy). An exit test at
+  // launch stays besides the count: when it fails, no iteration after this
+  // one exists, and the limit says so to the window loop.
   PHINode *K = PHINode::Create(I64, 2, "memcoro.serial.k", CloneHeader->getFirstNonPHIIt());
-  Instruction *OldBr = CloneLatch->getTerminator();
+  auto *OldBr = cast<BranchInst>(CloneLatch->getTerminator());
   IRBuilder<> LB(OldBr);
   Value *KNext = LB.CreateAdd(K, LB.getInt64(1));
-  BranchInst *NewBr = LB.CreateCondBr(LB.CreateICmpNE(KNext, Hi), CloneHeader, SerialEnd);
+  Value *OldTest = OldBr->isConditional() ? OldBr->getCondition() : nullptr;
+  Value *Goes = nullptr, *InWindow = LB.CreateICmpNE(KNext, Hi);
+  if (LaunchLimit && OldTest)
+    Goes = OldBr->getSuccessor(0) == CloneHeader ? OldTest : LB.CreateNot(OldTest);
+  BranchInst *NewBr = LB.CreateCondBr(Goes ? LB.CreateAnd(Goes, InWindow) : InWindow, CloneHeader, SerialEnd);
   NewBr->setMetadata(LLVMContext::MD_loop, OldBr->getMetadata(LLVMContext::MD_loop));
-  Value *OldTest = cast<BranchInst>(OldBr)->isConditional() ? cast<BranchInst>(OldBr)->getCondition() : nullptr;
   OldBr->eraseFromParent();
-  if (OldTest)
+  if (OldTest && !Goes)
     RecursivelyDeleteTriviallyDeadInstructions(OldTest);
   K->addIncoming(Lo, SerialPh);
   K->addIncoming(KNext, CloneLatch);
 
   IRBuilder<> EB(SerialEnd->getTerminator());
+  for (unsigned C = 0; C < LaunchCursors.size(); ++C)
+    EB.CreateStore(CloneChainNext[C], LaunchCursors[C]);
+  if (Goes) {
+    Value *Old = EB.CreateLoad(I64, LaunchLimit);
+    EB.CreateStore(EB.CreateSelect(Goes, Old, EB.CreateBinaryIntrinsic(Intrinsic::umin, Old, KNext)), LaunchLimit);
+  }
   for (unsigned R = 0; R < Accumulators.size(); ++R)
     EB.CreateStore(CloneReductionOut[R], Accumulators[R]);
   for (unsigned C = 0; C < Counters.size(); ++C)
@@ -464,8 +516,7 @@ std::unique_ptr<RunTimeAdaptation> memcoro::createRunTimeAdaptation(const SplitA
   // multiply.
   const char *Why = Plan.ThroughAmu     ? "its far accesses go through the AMU"
                     : Plan.ScavengeNs ? "its stalls are lent to scavengers (-fmemcoro-scavenge)"
-                    : Plan.ExitAtLaunch ? "its exit test is evaluated at launch, which the serial copy would skip"
-                                        : nullptr;
+                                      : nullptr;
   // A value of the loop used outside it other than through the exit's phis
   // could not be given the serial copy's value.
   if (!Why && Sample)

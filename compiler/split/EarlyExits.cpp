@@ -167,6 +167,8 @@ public:
   void finish(BasicBlock *Done, ArrayRef<AllocaInst *> Accumulators, Value *TripCount, Value *WindowTrips,
               Value *WindowStart) override;
   void promotableState(SmallVectorImpl<AllocaInst *> &Allocas) override;
+  ArrayRef<AllocaInst *> launchCursors() const override { return Cursors; }
+  AllocaInst *launchLimit() const override { return Limit; }
 
 private:
   /// One edge out: the exit block's phis that take a value from it, and for

@@ -93,6 +93,14 @@ std::optional<SerialReason> memcoro::recogniseExitAtLaunch(const SplitAnalyses &
     if (auto *Next = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
         Next && InSlice.contains(Next) && !isInduction(&Phi) && !is_contained(Chains, &Phi))
       Chains.push_back(&Phi);
+  // Launch moves the test ahead of its own iteration's body: a store of the
+  // body to the bytes the test reads, in the same iteration, is what alias
+  // analysis of the exact locations answers (key[i + 1] cut short while the
+  // latch tests it, half of p->next). Earlier iterations' stores the test
+  // also runs ahead of are the contract's, as for any other read: dependence
+  // analysis proves key[i + 2] one iteration apart. The bytes around the read
+  // (CarriedLoad's location) would keep serial every walk that marks its own
+  // node (p->seen = 1).
   for (Instruction *I : Slice) {
     auto *Load = dyn_cast<LoadInst>(I);
     if (!Load)

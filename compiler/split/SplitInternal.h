@@ -899,6 +899,11 @@ public:
   /// running reductions and append counters.
   virtual void connectSerialLoop(llvm::ArrayRef<InductionStart> IVs, llvm::ArrayRef<llvm::AllocaInst *> Accumulators,
                                  llvm::ArrayRef<llvm::AllocaInst *> Counters) = 0;
+  /// An exit test at launch (LaunchExit.cpp): the serial copy starts from
+  /// the values the launches carry (\p Cursors), leaves them for the next
+  /// window, and lowers \p Limit when its test fails. Before
+  /// connectSerialLoop.
+  virtual void carryExitTest(llvm::ArrayRef<llvm::AllocaInst *> Cursors, llvm::AllocaInst *Limit) = 0;
   /// The last window goes to \p Done; a window starts at \p Sched.
   virtual void finish(llvm::BasicBlock *Sched, llvm::BasicBlock *Done) = 0;
 };
@@ -960,6 +965,10 @@ public:
   virtual void finish(llvm::BasicBlock *Done, llvm::ArrayRef<llvm::AllocaInst *> Accumulators,
                       llvm::Value *TripCount, llvm::Value *WindowTrips, llvm::Value *WindowStart) = 0;
   virtual void promotableState(llvm::SmallVectorImpl<llvm::AllocaInst *> &Allocas) = 0;
+  /// The values an exit test at launch carries from one launch to the next,
+  /// and the limit on launches (initState makes them).
+  virtual llvm::ArrayRef<llvm::AllocaInst *> launchCursors() const = 0;
+  virtual llvm::AllocaInst *launchLimit() const = 0;
 };
 /// Null when the plan has no early exits; call before the lowering changes
 /// the loop.

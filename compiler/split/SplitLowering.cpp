@@ -238,6 +238,8 @@ LoweredLoop CoroutineLowering::run() {
   for (Instruction *&At : WaitAts)
     if (Instruction *Load = CounterReadAt.lookup(At))
       At = Load;
+  if (Adapt && Plan.ExitAtLaunch)
+    Adapt->carryExitTest(Exits->launchCursors(), Exits->launchLimit());
   if (Adapt)
     Adapt->connectSerialLoop(IVPlans, Accumulators, Counters);
   auto counterOf = [&](Value *V) -> AllocaInst * {
