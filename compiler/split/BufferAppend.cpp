@@ -207,7 +207,8 @@ void memcoro::recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan) {
 }
 
 bool memcoro::runsAfterBufferAppend(const LoopPlan &Plan, const DominatorTree &DT, const Instruction *I) {
-  return any_of(Plan.BufferAppendStarts, [&](Instruction *Start) { return Start == I || DT.dominates(Start, I); });
+  auto after = [&](Instruction *Start) { return Start == I || DT.dominates(Start, I); };
+  return any_of(Plan.BufferAppendStarts, after) || any_of(Plan.RegisterAppendStarts, after);
 }
 
 bool memcoro::recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {

@@ -120,6 +120,14 @@ struct AppendCounter {
   /// for an address (a GEP index, or a cast feeding one).
   llvm::SmallVector<llvm::Instruction *, 2> Increments;
   llvm::SmallVector<llvm::Instruction *, 2> Reads;
+  /// A buffer's counter or bump pointer kept in a register (RegisterAppend.cpp):
+  /// its phis' uses, of any kind (the capacity test, the flush's length), are
+  /// the Reads; Assigned, each phi and incoming block where it takes a value
+  /// of its own (`in + 1`, `in = 0` at the flush, a new block from malloc),
+  /// stored at that block's end. It runs in order from its first read on
+  /// each path to the iteration's end (LoopPlan::RegisterAppendStarts).
+  bool Buffered = false;
+  llvm::SmallVector<std::pair<llvm::PHINode *, llvm::BasicBlock *>, 2> Assigned;
 };
 
 /// A header phi that hands a load to the next iteration (`off[u + 1]` as the
@@ -137,7 +145,7 @@ struct CarriedLoad {
 /// Code that must run in iteration order: iteration k may run it only after
 /// every iteration before k has run its own (CoroAMU's sequential category).
 struct OrderedPoint {
-  enum Kind { Region, Append, FirstWriterWins, BufferAppend };
+  enum Kind { Region, Append, FirstWriterWins, BufferAppend, RegisterAppend };
   Kind What;
   /// The first instruction that needs the turn: a region's marker, the first
   /// read or increment of a counter in its block, the test's load.
@@ -266,6 +274,8 @@ struct LoopPlan {
   /// the first reads of the counter, from which the iteration runs in
   /// iteration order.
   llvm::SmallVector<llvm::Instruction *, 1> BufferAppendStarts;
+  /// The same for a buffer's counter kept in a register (RegisterAppend.cpp).
+  llvm::SmallVector<llvm::Instruction *, 1> RegisterAppendStarts;
   /// Header phis that carry a load (the buffer's address, forwarded by GVN
   /// past the flush call) to where only ordered code uses it: read again
   /// there instead (BufferAppend.cpp).
@@ -402,6 +412,23 @@ void chooseScavenging(LoopPlan &Plan);
 /// Whether \p Phi is an append counter (`next[n++] = v`); if so, records it
 /// in \p Plan (SplitOrdered.cpp).
 bool recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+
+/// Whether \p Phi is a buffer's counter or bump pointer kept in a register
+/// (`lq.push_back(v)` with the buffer inlined, a flush resetting it to 0); if
+/// so, records it in \p Plan as a buffered append counter and where it
+/// starts to run in order (RegisterAppend.cpp).
+bool recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// The lowering's, for such a counter \p C: each read takes the value from
+/// the shared scalar \p Slot, each assignment stores it there; \p ReadAt
+/// receives each read's load.
+void demoteRegisterAppend(const AppendCounter &C, llvm::AllocaInst *Slot,
+                          llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> &ReadAt);
+/// Whether the loop body can go from just after \p From to just before \p To
+/// without passing \p Kill and without going round the back edge; where a
+/// use uses its value: before its user, or at a phi's incoming block's end
+/// (SplitOrdered.cpp).
+bool reachesInIteration(const llvm::Loop &L, llvm::Instruction *From, llvm::Instruction *To, llvm::Instruction *Kill);
+llvm::Instruction *usePosition(llvm::Use &U);
 
 /// The back-edge count of a loop whose latch leaves when a pointer or integer
 /// stepped by a positive constant equals a loop invariant (an iterator loop,

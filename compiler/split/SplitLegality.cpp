@@ -447,7 +447,8 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
     }
     // The append idiom, next[n++] = v: the counter runs in iteration order
     // (SplitOrdered.cpp).
-    if (!FloatingPointOrderMatters && recogniseAppendCounter(A, Plan, &Phi))
+    if (!FloatingPointOrderMatters &&
+        (recogniseAppendCounter(A, Plan, &Phi) || recogniseRegisterAppend(A, Plan, &Phi)))
       continue;
     if (!FloatingPointOrderMatters && recogniseForwardedLoad(A, Plan, &Phi))
       continue;

@@ -1,0 +1,217 @@
+//===- RegisterAppend.cpp - appends whose counter lives in a register -----===//
+//
+// A part of memcoro-split's legality (see SplitInternal.h), for
+// SplitOrdered.cpp and the lowering's demoteAppendCounters: appends through a
+// buffer object that the optimiser took apart,
+//
+//   lq.push_back(v)   if (in == size) { copy(buf, buf + in, out); in = 0; }
+//                     buf[in++] = v;
+//                     (GAP's QueueBuffer, flush() inlined: SROA keeps `in`
+//                     in a register, a header phi reset to 0 at the flush)
+//   get_new_bucket()  if (buf->count < SIZE) b = &buf->buf[buf->count++];
+//                     else { nb = malloc(...); nb->next = buf; buf = nb; ... }
+//                     (a bump allocator whose current block, once inlined
+//                     into the caller that owns it, is a register)
+//
+// The value is a web of phis (phiWeb) whose other values are increments by
+// loop invariants, other instructions of the loop (malloc's result) and
+// loop invariants a phi takes from one block (the reset). Something it
+// reaches is the address of a store: it is an append. Which iteration gets
+// which place depends on the order in which iterations read it, so from its
+// first read on each path the iteration runs in iteration order, to its end
+// (as an append through a counter in memory, BufferAppend.cpp), and the
+// lowering keeps the value in one shared scalar: each use reads it, each
+// definition and reset writes it where it takes effect. The flush, the
+// malloc, every other statement after the first read runs in place and in
+// order, so the buffer fills as the serial loop fills it.
+//
+// A use of a value after a later definition (`old = in; in = 0; use(old)`)
+// would read the new one from the scalar: refused, as for `next[n++] = v`.
+//
+//   before                                   after (demoteAppendCounters)
+//   in = phi [0, ph], [in.3, latch]          (none: slot %in.memcoro.shared)
+//   full = in == size                        full = load shared == size
+//   flush: memcpy(.., in * 4); (reset 0)     flush: memcpy(.., load shared * 4)
+//                                                   store 0, shared
+//   in.2 = phi [in, ..], [0, flush]
+//   buf[in.2] = v; in.3 = in.2 + 1           buf[load shared] = v
+//                                            store (load shared) + 1, shared
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
+//       -disable-output in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/Debug.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumRegisterAppends, "Number of append counters kept in a register run in iteration order");
+
+namespace {
+
+/// Whether \p V reaches the address of a store of the loop, or of a copy's
+/// destination, through address arithmetic, casts, phis and selects.
+bool reachesStoreAddress(const Loop &L, Instruction *V) {
+  SmallVector<Instruction *, 8> Work = {V};
+  SmallPtrSet<Instruction *, 16> Seen;
+  while (!Work.empty()) {
+    Instruction *I = Work.pop_back_val();
+    if (!Seen.insert(I).second || Seen.size() > 32)
+      continue;
+    for (User *U : I->users()) {
+      auto *UI = dyn_cast<Instruction>(U);
+      if (!UI || !L.contains(UI))
+        continue;
+      if (auto *Store = dyn_cast<StoreInst>(UI)) {
+        if (Store->getPointerOperand() == I)
+          return true;
+        continue;
+      }
+      // A flush's copy into the shared queue.
+      if (auto *Copy = dyn_cast<MemIntrinsic>(UI)) {
+        if (Copy->getRawDest() == I)
+          return true;
+        continue;
+      }
+      if (isa<GetElementPtrInst>(UI) || isa<CastInst>(UI) || isa<PHINode>(UI) || isa<SelectInst>(UI) ||
+          (isa<BinaryOperator>(UI) && cast<BinaryOperator>(UI)->getOpcode() == Instruction::Add))
+        Work.push_back(UI);
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
+  Loop &L = Plan.L;
+  auto fail = [&](const char *Why) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is no append counter in a register: " << Why
+                      << "\n");
+    return false;
+  };
+  if (Phi->getParent() != L.getHeader() || !Plan.Preheader || !Plan.Latch ||
+      !(Phi->getType()->isIntegerTy() || Phi->getType()->isPointerTy()))
+    return false;
+  AppendCounter C;
+  C.Phi = Phi;
+  C.Buffered = true;
+  SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
+  SmallPtrSet<Instruction *, 16> Closure(Web.begin(), Web.end());
+  // Two phis of it in one block would be two values of it at once.
+  SmallPtrSet<BasicBlock *, 8> Blocks;
+  for (PHINode *P : Web)
+    if (!Blocks.insert(P->getParent()).second)
+      return fail("two of its phis merge in one block");
+  // What the phis take other than each other: the variable's assignments,
+  // on the edge from the incoming block (the header phi's entering value
+  // aside).
+  SmallVector<Instruction *, 2> Defs;
+  for (PHINode *P : Web)
+    for (unsigned In = 0; In < P->getNumIncomingValues(); ++In) {
+      Value *V = P->getIncomingValue(In);
+      BasicBlock *From = P->getIncomingBlock(In);
+      if ((P == Phi && From == Plan.Preheader) || (isa<PHINode>(V) && Closure.contains(cast<PHINode>(V))))
+        continue;
+      C.Assigned.push_back({P, From});
+      if (auto *Def = dyn_cast<Instruction>(V); Def && L.contains(Def) && !is_contained(Defs, Def))
+        Defs.push_back(Def);
+    }
+  if (C.Assigned.empty())
+    return fail("never assigned in the loop");
+  // Reads: the uses of its phis in the loop. After the loop only the value
+  // the latch hands on is used.
+  Value *LatchValue = Phi->getIncomingValueForBlock(Plan.Latch);
+  SmallVector<Instruction *, 16> Values(Web.begin(), Web.end());
+  append_range(Values, Defs);
+  for (Instruction *X : Values)
+    for (User *U : X->users()) {
+      auto *UI = cast<Instruction>(U);
+      if (!L.contains(UI)) {
+        if (X != LatchValue)
+          return fail("an intermediate value is used after the loop");
+        continue;
+      }
+      if (!isa<PHINode>(X) || Closure.contains(UI))
+        continue;
+      if (isa<PHINode>(UI))
+        return fail("a phi merges it with another value");
+      if (!is_contained(C.Reads, UI))
+        C.Reads.push_back(UI);
+    }
+  if (C.Reads.empty() || none_of(C.Reads, [&](Instruction *R) { return reachesStoreAddress(L, R); }))
+    return fail("no store's address is computed from it");
+  // The first reads on each path: from there the iteration holds the turn,
+  // so every assignment must come after one.
+  SmallVector<Instruction *, 2> Starts;
+  for (Instruction *R : C.Reads)
+    if (none_of(C.Reads, [&](Instruction *O) { return O != R && A.DT.dominates(O, R); }))
+      Starts.push_back(R);
+  auto afterStart = [&](Instruction *I) {
+    return any_of(Starts, [&](Instruction *S) { return S == I || A.DT.dominates(S, I); });
+  };
+  for (auto [P, From] : C.Assigned)
+    if (!afterStart(From->getTerminator()))
+      return fail("it is assigned where the iteration has not read it yet");
+  // One shared scalar holds it, assigned at the end of a block: no
+  // assignment may come between a phi and a use of the phi's value.
+  for (PHINode *X : Web)
+    for (Use &U : X->uses()) {
+      auto *User = cast<Instruction>(U.getUser());
+      if (!L.contains(User))
+        continue;
+      Instruction *At = usePosition(U);
+      for (auto [P, From] : C.Assigned) {
+        Instruction *E = From->getTerminator();
+        if ((E == At && !isa<PHINode>(User)) ||
+            (reachesInIteration(L, X, E, nullptr) && reachesInIteration(L, E, At, X)))
+          return fail("a value of it is used after a later assignment");
+      }
+    }
+  append_range(C.Closure, Closure);
+  append_range(C.Closure, Defs);
+  // The plan's order should not depend on where instructions sit in memory.
+  sort(C.Closure, [&](Instruction *X, Instruction *Y) {
+    if (X->getParent() == Y->getParent())
+      return X->comesBefore(Y);
+    return X->getParent()->getName() < Y->getParent()->getName() ||
+           (X->getParent()->getName() == Y->getParent()->getName() && X < Y);
+  });
+  for (Instruction *S : Starts)
+    if (!is_contained(Plan.RegisterAppendStarts, S))
+      Plan.RegisterAppendStarts.push_back(S);
+  ++NumRegisterAppends;
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName()
+                    << " is an append counter kept in a register; in order from its first read\n");
+  Plan.Counters.push_back(std::move(C));
+  return true;
+}
+
+void memcoro::demoteRegisterAppend(const AppendCounter &C, AllocaInst *Slot,
+                                   DenseMap<Instruction *, Instruction *> &ReadAt) {
+  for (auto [P, From] : C.Assigned)
+    new StoreInst(P->getIncomingValueForBlock(From), Slot, From->getTerminator()->getIterator());
+  // The definitions' own uses keep their value: they run in this iteration,
+  // after it was read.
+  for (Instruction *U : C.Reads) {
+    IRBuilder<> B(U);
+    B.SetCurrentDebugLocation(U->getDebugLoc());
+    Instruction *Current = B.CreateLoad(C.Phi->getType(), Slot, C.Phi->getName() + ".current");
+    ReadAt[U] = Current;
+    for (Use &Op : U->operands())
+      if (auto *P = dyn_cast<PHINode>(Op.get()); P && is_contained(C.Closure, P))
+        Op.set(Current);
+  }
+}
