@@ -87,6 +87,19 @@ static LibraryCall classify(const CallBase &Call) {
 
 bool memcoro::isKnownLibraryCall(const CallBase &Call) { return classify(Call) != LibraryCall::Other; }
 
+bool memcoro::takesLock(const CallBase &Call) { return classify(Call) == LibraryCall::TakesLock; }
+
+bool memcoro::releasesLock(const Loop &L, const Instruction &I) {
+  const auto *Store = dyn_cast<StoreInst>(&I);
+  if (!Store || !isa<Constant>(Store->getValueOperand()))
+    return false;
+  for (const User *U : Store->getPointerOperand()->users())
+    if (const auto *Call = dyn_cast<CallBase>(U);
+        Call && L.contains(Call) && isa<InlineAsm>(Call->getCalledOperand()) && takesLock(*Call))
+      return true;
+  return false;
+}
+
 std::string memcoro::calleeName(const CallBase &Call) {
   if (isa<InlineAsm>(Call.getCalledOperand()))
     return "inline asm";

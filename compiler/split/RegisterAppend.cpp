@@ -48,6 +48,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
@@ -214,4 +215,54 @@ void memcoro::demoteRegisterAppend(const AppendCounter &C, AllocaInst *Slot,
       if (auto *P = dyn_cast<PHINode>(Op.get()); P && is_contained(C.Closure, P))
         Op.set(Current);
   }
+}
+
+std::optional<SerialReason> memcoro::takeTurnBeforeLocks(const SplitAnalyses &A, LoopPlan &Plan) {
+  if (!Plan.TakesLock)
+    return std::nullopt;
+  Loop &L = Plan.L;
+  SmallVector<CallBase *, 2> Locks;
+  for (CallBase *Call : Plan.CallsInPlace)
+    if (takesLock(*Call))
+      Locks.push_back(Call);
+  for (SmallVector<Instruction *, 1> *Starts : {&Plan.BufferAppendStarts, &Plan.RegisterAppendStarts})
+    for (Instruction *&Start : *Starts) {
+      SmallVector<CallBase *, 2> Before;
+      for (CallBase *Lock : Locks)
+        if (reachesInIteration(L, Lock, Start, nullptr))
+          Before.push_back(Lock);
+      if (Before.empty())
+        continue;
+      // The first lock on the way, or the spin loop that takes it: the
+      // iteration waits for its turn there, holding no lock.
+      Instruction *Place = nullptr;
+      for (CallBase *Lock : Before)
+        if (all_of(Before, [&](CallBase *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
+          Place = Lock;
+      if (Place)
+        if (Loop *Spin = A.LI.getLoopFor(Place->getParent()); Spin != &L) {
+          while (Spin->getParentLoop() != &L)
+            Spin = Spin->getParentLoop();
+          Place = &*Spin->getHeader()->getFirstInsertionPt();
+        }
+      if (!Place || !A.DT.dominates(Place, Start)) {
+        std::string Text = "values are appended in iteration order where the lock taken by the call to " +
+                           calleeName(*Before.front()) +
+                           " may be held, and an iteration waiting there for its turn would keep the lock from "
+                           "the iteration before it: append before taking the lock, or after releasing it";
+        LLVM_DEBUG(dbgs() << "memcoro-split: loop " << L.getHeader()->getName() << " left serial: " << Text << "\n");
+        return SerialReason{"AppendUnderLock", std::move(Text), Start};
+      }
+      LLVM_DEBUG(dbgs() << "memcoro-split: the turn for the append at" << *Start << " is taken before the lock at"
+                        << *Place << "\n");
+      Start = Place;
+    }
+  for (SmallVector<Instruction *, 1> *Starts : {&Plan.BufferAppendStarts, &Plan.RegisterAppendStarts}) {
+    SmallVector<Instruction *, 1> Unique;
+    for (Instruction *S : *Starts)
+      if (!is_contained(Unique, S))
+        Unique.push_back(S);
+    *Starts = std::move(Unique);
+  }
+  return std::nullopt;
 }

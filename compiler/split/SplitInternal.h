@@ -418,6 +418,12 @@ bool recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINod
 /// so, records it in \p Plan as a buffered append counter and where it
 /// starts to run in order (RegisterAppend.cpp).
 bool recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// In a loop that takes a lock: an append in iteration order after a lock
+/// (a bucket's overflow under its latch) takes its turn before the first
+/// lock on the way, so that no iteration waits for its turn holding a lock
+/// an older one needs; the reason the loop stays serial when there is no
+/// such place (RegisterAppend.cpp).
+std::optional<SerialReason> takeTurnBeforeLocks(const SplitAnalyses &A, LoopPlan &Plan);
 /// The lowering's, for such a counter \p C: each read takes the value from
 /// the shared scalar \p Slot, each assignment stores it there; \p ReadAt
 /// receives each read's load.
@@ -496,6 +502,12 @@ std::optional<SerialReason> acceptCallInPlace(LoopPlan &Plan, llvm::CallBase &Ca
 std::optional<SerialReason> placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan);
 /// Input/output, the C library's hidden state, or a lock (CallsInPlace.cpp).
 bool isKnownLibraryCall(const llvm::CallBase &Call);
+/// A call that may take a lock (inline asm with side effects, pthread and
+/// OpenMP locks); and whether \p I, a volatile store of a constant to a word
+/// such inline asm of \p L takes (`*latch = 0` after an xchg spin lock),
+/// releases that lock: part of the lock, not an access whose order matters.
+bool takesLock(const llvm::CallBase &Call);
+bool releasesLock(const llvm::Loop &L, const llvm::Instruction &I);
 /// 'name', "inline asm" or "a function pointer", for remarks.
 std::string calleeName(const llvm::CallBase &Call);
 /// "the calls to 'f' and 'g' run in place, ...", for the Transformed remark.

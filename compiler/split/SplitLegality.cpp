@@ -489,7 +489,7 @@ static bool runsInPlace(const CallBase &Call) {
 std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
-      if (I.isVolatile())
+      if (I.isVolatile() && !releasesLock(L, I))
         return serial("Volatile", "the loop has a volatile access, whose order memcoro must not change", &I);
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)

@@ -319,10 +319,13 @@ std::optional<SerialReason> OrderedPlanner::run() {
   };
   // From an append through memory on, the iteration holds the turn and
   // does not yield (see the banner): the buffer, filled in order, and the
-  // counter's object are the prefetcher's and the cache's.
+  // counter's object are the prefetcher's and the cache's. A suspension
+  // where the turn is taken (before a lock) yields first, then waits.
   auto afterBufferAppend = [&](Instruction *Access) { return runsAfterBufferAppend(Plan, A.DT, Access); };
   for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();)
-    if (all_of(It->Accesses, appends) || all_of(It->Accesses, afterBufferAppend)) {
+    if (all_of(It->Accesses, appends) ||
+        (all_of(It->Accesses, afterBufferAppend) && !is_contained(Plan.BufferAppendStarts, It->At) &&
+         !is_contained(Plan.RegisterAppendStarts, It->At))) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At << ": an append fills its array in order\n");
       It = Plan.Suspensions.erase(It);
     } else {
@@ -411,6 +414,8 @@ std::optional<SerialReason> OrderedPlanner::run() {
 }
 
 std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPlan &Plan) {
+  if (auto Why = takeTurnBeforeLocks(A, Plan))
+    return Why;
   std::optional<SerialReason> Why = OrderedPlanner(A, Plan).run();
   // An iteration holding the turn does not yield, so it would wait for a lock
   // forever whose holder waits for the turn.
