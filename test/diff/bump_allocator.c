@@ -1,8 +1,9 @@
-// bump_allocator: a chained hash build whose overflow buckets come from a bump allocator, as NPO's build takes them (a block pointer the build's caller owns, so it lives in a register once inlined; a new block from malloc when one is full, on the rare path): the allocations run in iteration order, so every overflow bucket lands where the serial build puts it (issue 17, items 6 and 8). Keys go to distinct buckets, a quarter of them full.
+// bump_allocator: a chained hash build as NPO's latched build writes it: each bucket taken with a test-and-set latch (inline asm, released by a volatile store), overflow buckets from a bump allocator (a block pointer the build's caller owns, so it lives in a register once inlined; a new block from malloc when one is full, on the rare path): the allocations run in iteration order, the turn taken before the latch, so every overflow bucket lands where the serial build puts it (issue 17, items 6 and 8). Keys go to distinct buckets, a quarter of them full.
 #include "common.h"
 
 enum { CAP = 2, BLOCK = 4 };
 struct bucket {
+  volatile char latch;
   uint32_t count;
   uint32_t keys[CAP];
   struct bucket *next;
@@ -12,6 +13,17 @@ struct block {
   uint32_t count;
   struct bucket buf[BLOCK];
 };
+
+static inline int tas(volatile char *addr) {
+  char old;
+  __asm__ __volatile__("xchgb %0,%1" : "=q"(old), "=m"(*addr) : "0"((unsigned char)0xff), "m"(*addr) : "memory");
+  return old;
+}
+static inline void lock(volatile char *l) {
+  while (tas(l))
+    __asm__ __volatile__("pause");
+}
+static inline void unlock(volatile char *l) { *l = 0; }
 
 static inline struct bucket *get_new_bucket(struct block **buf) {
   if ((*buf)->count < BLOCK)
@@ -27,6 +39,7 @@ static void build(struct bucket *table, uint32_t mask, const uint32_t *keys, int
 #pragma memcoro parallel(N) remote(table)
   for (int i = 0; i < n; i++) {
     struct bucket *curr = table + ((keys[i] * 2654435761u) & mask);
+    lock(&curr->latch);
     struct bucket *nxt = curr->next;
     if (curr->count == CAP) {
       if (!nxt || nxt->count == CAP) {
@@ -41,6 +54,7 @@ static void build(struct bucket *table, uint32_t mask, const uint32_t *keys, int
     } else {
       curr->keys[curr->count++] = keys[i];
     }
+    unlock(&curr->latch);
   }
 }
 
@@ -55,7 +69,7 @@ int main(int argc, char **argv) {
   struct bucket *table = diff_alloc(sizeof *table * BUCKETS);
   for (int t = 0; t < BUCKETS; ++t)
     if (diff_rand() % 4 == 0)
-      table[t] = (struct bucket){CAP, {(uint32_t)t, (uint32_t)~t}, 0};
+      table[t] = (struct bucket){0, CAP, {(uint32_t)t, (uint32_t)~t}, 0};
   struct block *first = diff_alloc(sizeof *first);
   struct block *overflow = first;
   build(table, BUCKETS - 1, keys, n, &overflow);
