@@ -324,8 +324,8 @@ std::optional<SerialReason> OrderedPlanner::run() {
   auto afterBufferAppend = [&](Instruction *Access) { return runsAfterBufferAppend(Plan, A.DT, Access); };
   for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();)
     if (all_of(It->Accesses, appends) ||
-        (all_of(It->Accesses, afterBufferAppend) && !is_contained(Plan.BufferAppendStarts, It->At) &&
-         !is_contained(Plan.RegisterAppendStarts, It->At))) {
+        (all_of(It->Accesses, afterBufferAppend) && afterBufferAppend(It->At) &&
+         !is_contained(Plan.BufferAppendStarts, It->At) && !is_contained(Plan.RegisterAppendStarts, It->At))) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At << ": an append fills its array in order\n");
       It = Plan.Suspensions.erase(It);
     } else {
