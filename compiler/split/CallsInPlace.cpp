@@ -175,6 +175,21 @@ static bool availableAt(const SplitAnalyses &A, Value *V, Instruction *At, unsig
   return true;
 }
 
+Instruction *memcoro::beforeLocks(const SplitAnalyses &A, const Loop &L, ArrayRef<CallBase *> Before) {
+  Instruction *Place = nullptr;
+  for (CallBase *Lock : Before)
+    if (all_of(Before, [&](CallBase *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
+      Place = Lock;
+  if (Place)
+    if (Loop *Spin = A.LI.getLoopFor(Place->getParent()); Spin != &L) {
+      while (Spin->getParentLoop() != &L)
+        Spin = Spin->getParentLoop();
+      BasicBlock *Entry = Spin->getLoopPreheader();
+      Place = Entry ? Entry->getTerminator() : nullptr;
+    }
+  return Place;
+}
+
 std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan) {
   if (!Plan.TakesLock)
     return std::nullopt;
@@ -196,17 +211,7 @@ std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAna
     // (lock(&b->latch); n = b->count) are usually the line the suspension
     // prefetches. The move needs every lock, and no other yield, between
     // the new place and the old, and the addresses computable there.
-    Instruction *Place = nullptr;
-    for (CallBase *Lock : Before)
-      if (all_of(Before, [&](CallBase *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
-        Place = Lock;
-    if (Place)
-      if (Loop *Spin = A.LI.getLoopFor(Place->getParent()); Spin != &Plan.L) {
-        while (Spin->getParentLoop() != &Plan.L)
-          Spin = Spin->getParentLoop();
-        BasicBlock *Entry = Spin->getLoopPreheader();
-        Place = Entry ? Entry->getTerminator() : nullptr;
-      }
+    Instruction *Place = beforeLocks(A, Plan.L, Before);
     SmallVector<Hoist, 4> Moves;
     bool Movable =
         Place && A.DT.dominates(Place, It->At) &&

@@ -28,14 +28,20 @@
 // A use of a value after a later definition (`old = in; in = 0; use(old)`)
 // would read the new one from the scalar: refused, as for `next[n++] = v`.
 //
-//   before                                   after (demoteAppendCounters)
-//   in = phi [0, ph], [in.3, latch]          (none: slot %in.memcoro.shared)
-//   full = in == size                        full = load shared == size
-//   flush: memcpy(.., in * 4); (reset 0)     flush: memcpy(.., load shared * 4)
-//                                                   store 0, shared
-//   in.2 = phi [in, ..], [0, flush]
-//   buf[in.2] = v; in.3 = in.2 + 1           buf[load shared] = v
-//                                            store (load shared) + 1, shared
+// Under a lock (NPO takes the bucket's latch, then the overflow bucket): an
+// iteration waiting for its turn while holding a latch an older iteration
+// needs would hang the thread, so in a loop that takes locks an append's
+// turn is taken before the first lock on its way (takeTurnBeforeLocks; the
+// same for appends through memory).
+//
+//   before                                after (demoteRegisterAppend)
+//   in = phi [0, ph], [in.3, latch]       (dead: one shared scalar, %shared)
+//   full = in == size                     full = (load %shared) == size
+//   flush: memcpy(.., in * 4)             flush: memcpy(.., (load %shared) * 4)
+//                                                store 0, %shared      (reset)
+//   in.2 = phi [in, ..], [0, flush]       (dead)
+//   buf[in.2] = v; in.3 = in.2 + 1        c = load %shared; buf[c] = v
+//                                         in.3 = c + 1; store in.3, %shared
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
 //       -disable-output in.ll
@@ -48,9 +54,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
 
 using namespace llvm;
@@ -59,42 +63,6 @@ using namespace memcoro;
 #define DEBUG_TYPE "memcoro-split"
 
 STATISTIC(NumRegisterAppends, "Number of append counters kept in a register run in iteration order");
-
-namespace {
-
-/// Whether \p V reaches the address of a store of the loop, or of a copy's
-/// destination, through address arithmetic, casts, phis and selects.
-bool reachesStoreAddress(const Loop &L, Instruction *V) {
-  SmallVector<Instruction *, 8> Work = {V};
-  SmallPtrSet<Instruction *, 16> Seen;
-  while (!Work.empty()) {
-    Instruction *I = Work.pop_back_val();
-    if (!Seen.insert(I).second || Seen.size() > 32)
-      continue;
-    for (User *U : I->users()) {
-      auto *UI = dyn_cast<Instruction>(U);
-      if (!UI || !L.contains(UI))
-        continue;
-      if (auto *Store = dyn_cast<StoreInst>(UI)) {
-        if (Store->getPointerOperand() == I)
-          return true;
-        continue;
-      }
-      // A flush's copy into the shared queue.
-      if (auto *Copy = dyn_cast<MemIntrinsic>(UI)) {
-        if (Copy->getRawDest() == I)
-          return true;
-        continue;
-      }
-      if (isa<GetElementPtrInst>(UI) || isa<CastInst>(UI) || isa<PHINode>(UI) || isa<SelectInst>(UI) ||
-          (isa<BinaryOperator>(UI) && cast<BinaryOperator>(UI)->getOpcode() == Instruction::Add))
-        Work.push_back(UI);
-    }
-  }
-  return false;
-}
-
-} // namespace
 
 bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
   Loop &L = Plan.L;
@@ -152,7 +120,7 @@ bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PH
       if (!is_contained(C.Reads, UI))
         C.Reads.push_back(UI);
     }
-  if (C.Reads.empty() || none_of(C.Reads, [&](Instruction *R) { return reachesStoreAddress(L, R); }))
+  if (C.Reads.empty() || none_of(C.Reads, [&](Instruction *R) { return indexesStore(L, R, nullptr, A.DL); }))
     return fail("no store's address is computed from it");
   // The first reads on each path: from there the iteration holds the turn,
   // so every assignment must come after one.
@@ -183,13 +151,7 @@ bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PH
     }
   append_range(C.Closure, Closure);
   append_range(C.Closure, Defs);
-  // The plan's order should not depend on where instructions sit in memory.
-  sort(C.Closure, [&](Instruction *X, Instruction *Y) {
-    if (X->getParent() == Y->getParent())
-      return X->comesBefore(Y);
-    return X->getParent()->getName() < Y->getParent()->getName() ||
-           (X->getParent()->getName() == Y->getParent()->getName() && X < Y);
-  });
+  sortClosure(C.Closure);
   for (Instruction *S : Starts)
     if (!is_contained(Plan.RegisterAppendStarts, S))
       Plan.RegisterAppendStarts.push_back(S);
@@ -234,17 +196,9 @@ std::optional<SerialReason> memcoro::takeTurnBeforeLocks(const SplitAnalyses &A,
       if (Before.empty())
         continue;
       // The first lock on the way, or the spin loop that takes it: the
-      // iteration waits for its turn there, holding no lock.
-      Instruction *Place = nullptr;
-      for (CallBase *Lock : Before)
-        if (all_of(Before, [&](CallBase *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
-          Place = Lock;
-      if (Place)
-        if (Loop *Spin = A.LI.getLoopFor(Place->getParent()); Spin != &L) {
-          while (Spin->getParentLoop() != &L)
-            Spin = Spin->getParentLoop();
-          Place = &*Spin->getHeader()->getFirstInsertionPt();
-        }
+      // iteration waits for its turn there, holding no lock (after the
+      // suspension moved there, if any: the lowering cuts that first).
+      Instruction *Place = beforeLocks(A, L, Before);
       if (!Place || !A.DT.dominates(Place, Start)) {
         std::string Text = "values are appended in iteration order where the lock taken by the call to " +
                            calleeName(*Before.front()) +

@@ -435,6 +435,9 @@ void demoteRegisterAppend(const AppendCounter &C, llvm::AllocaInst *Slot,
 /// (SplitOrdered.cpp).
 bool reachesInIteration(const llvm::Loop &L, llvm::Instruction *From, llvm::Instruction *To, llvm::Instruction *Kill);
 llvm::Instruction *usePosition(llvm::Use &U);
+/// Sorts a counter's closure by block name and position, so that the plan's
+/// order does not depend on where instructions sit in memory.
+void sortClosure(llvm::SmallVectorImpl<llvm::Instruction *> &Closure);
 
 /// The back-edge count of a loop whose latch leaves when a pointer or integer
 /// stepped by a positive constant equals a loop invariant (an iterator loop,
@@ -447,6 +450,9 @@ const llvm::SCEV *iteratorBackedgeTakenCount(llvm::ScalarEvolution &SE, const ll
 /// loop does not move, read for the address of a store and written back
 /// (BufferAppend.cpp).
 void recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan);
+/// Whether \p Counter's value reaches the address of a store of \p L other
+/// than one into \p Cell (none: null), or a copy's destination.
+bool indexesStore(const llvm::Loop &L, llvm::Instruction *Counter, llvm::Value *Cell, const llvm::DataLayout &DL);
 /// Whether \p Phi carries a value loaded from one place to uses in such
 /// ordered code; if so, records it for reloadForwardedLoads.
 bool recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
@@ -507,6 +513,11 @@ bool isKnownLibraryCall(const llvm::CallBase &Call);
 /// such inline asm of \p L takes (`*latch = 0` after an xchg spin lock),
 /// releases that lock: part of the lock, not an access whose order matters.
 bool takesLock(const llvm::CallBase &Call);
+/// Where an iteration can stop before every lock of \p Before (calls of \p L
+/// that may run before some point): the lock that dominates the others, or
+/// the end of the preheader of the spin loop that takes it; null if none.
+llvm::Instruction *beforeLocks(const SplitAnalyses &A, const llvm::Loop &L,
+                               llvm::ArrayRef<llvm::CallBase *> Before);
 bool releasesLock(const llvm::Loop &L, const llvm::Instruction &I);
 /// 'name', "inline asm" or "a function pointer", for remarks.
 std::string calleeName(const llvm::CallBase &Call);

@@ -127,6 +127,16 @@ Instruction *memcoro::usePosition(Use &U) {
   return User;
 }
 
+void memcoro::sortClosure(SmallVectorImpl<Instruction *> &Closure) {
+  // The plan's order should not depend on where instructions sit in memory.
+  sort(Closure, [&](Instruction *X, Instruction *Y) {
+    if (X->getParent() == Y->getParent())
+      return X->comesBefore(Y);
+    return X->getParent()->getName() < Y->getParent()->getName() ||
+           (X->getParent()->getName() == Y->getParent()->getName() && X < Y);
+  });
+}
+
 bool memcoro::recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
   Loop &L = Plan.L;
   if (!Phi->getType()->isIntegerTy() || Phi->getParent() != L.getHeader())
@@ -211,13 +221,7 @@ bool memcoro::recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, PHI
       }
     }
   append_range(C.Closure, Closure);
-  // The plan's order should not depend on where instructions sit in memory.
-  sort(C.Closure, [&](Instruction *X, Instruction *Y) {
-    if (X->getParent() == Y->getParent())
-      return X->comesBefore(Y);
-    return X->getParent()->getName() < Y->getParent()->getName() ||
-           (X->getParent()->getName() == Y->getParent()->getName() && X < Y);
-  });
+  sortClosure(C.Closure);
   ++NumAppendCounters;
   LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is an append counter\n");
   Plan.Counters.push_back(std::move(C));

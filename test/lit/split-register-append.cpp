@@ -41,8 +41,10 @@ void frontier(const uint32_t *idx, std::size_t n, const int64_t *table, Queue &q
       lq.push_back(idx[i]);
   lq.flush();
 }
+// The flush's copy goes where the queue's counter, in memory, says.
+// CHECK-DAG: split-register-append.cpp:30:47: remark: append through a counter in memory runs in iteration order
 // CHECK-DAG: split-register-append.cpp:25:12: remark: append through a buffer whose counter is kept in a register: from this read of it to the iteration's end, values are appended in iteration order, the buffer's flush in place
-// CHECK-DAG: split-register-append.cpp:[[@LINE-6]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, {{.*}} run in iteration order
+// CHECK-DAG: split-register-append.cpp:[[@LINE-8]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, {{.*}} run in iteration order
 
 struct Bucket {
   volatile char latch;
@@ -95,7 +97,7 @@ Block *build_all(Bucket *table, uint32_t mask, const uint32_t *keys, std::size_t
   return overflow;
 }
 // The turn is taken where the latch's spin loop starts.
-// CHECK-DAG: split-register-append.cpp:61:5: remark: append through a buffer whose counter is kept in a register: from this read of it to the iteration's end, values are appended in iteration order
+// CHECK-DAG: split-register-append.cpp:62:3: remark: append through a buffer whose counter is kept in a register: from this read of it to the iteration's end, values are appended in iteration order
 // CHECK-DAG: split-register-append.cpp:[[@LINE-23]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, ring dispatch, {{.*}} run in iteration order; the call to inline asm runs in place
 
 // Reset where the iteration has not read the counter: not an append.
