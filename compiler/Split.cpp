@@ -181,6 +181,10 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
         R << "append through a counter in memory runs in iteration order, from this read of the counter to the "
              "iteration's end, a call on the way (a buffer's flush) in place";
         break;
+      case OrderedPoint::RegisterAppend:
+        R << "append through a buffer whose counter is kept in a register: from this read of it to the "
+             "iteration's end, values are appended in iteration order, the buffer's flush in place";
+        break;
       }
       if (P.BeforeTurn)
         R << " (ring dispatch: an iteration tests before its turn, and waits for it only to claim a free "

@@ -30,6 +30,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
 
 using namespace llvm;
@@ -39,12 +40,10 @@ using namespace memcoro;
 
 STATISTIC(NumBufferAppends, "Number of appends through a counter in memory run in iteration order");
 
-namespace {
-
 /// Whether the value of \p Counter reaches the address of a store of the
-/// loop other than one back into the counter: through address arithmetic,
-/// casts, phis and selects.
-bool indexesStore(const Loop &L, Instruction *Counter, Value *Cell, const DataLayout &DL) {
+/// loop other than one back into the counter's \p Cell (if any), or a copy's
+/// destination: through address arithmetic, casts, phis and selects.
+bool memcoro::indexesStore(const Loop &L, Instruction *Counter, Value *Cell, const DataLayout &DL) {
   SmallVector<Instruction *, 8> Work = {Counter};
   SmallPtrSet<Instruction *, 16> Seen;
   while (!Work.empty()) {
@@ -56,8 +55,13 @@ bool indexesStore(const Loop &L, Instruction *Counter, Value *Cell, const DataLa
       if (!UI || !L.contains(UI))
         continue;
       if (auto *Store = dyn_cast<StoreInst>(UI)) {
-        if (Store->getPointerOperand() == I &&
-            byteDistance(Store->getPointerOperand(), Cell, DL) != 0)
+        if (Store->getPointerOperand() == I && (!Cell || byteDistance(Store->getPointerOperand(), Cell, DL) != 0))
+          return true;
+        continue;
+      }
+      // A flush's copy into the shared queue.
+      if (auto *Copy = dyn_cast<MemIntrinsic>(UI)) {
+        if (Copy->getRawDest() == I)
           return true;
         continue;
       }
@@ -68,6 +72,8 @@ bool indexesStore(const Loop &L, Instruction *Counter, Value *Cell, const DataLa
   }
   return false;
 }
+
+namespace {
 
 /// Whether \p Phi, a header phi, carries what one place holds from one
 /// iteration to the next (GVN forwarded a load past the loop's back edge):
@@ -207,7 +213,8 @@ void memcoro::recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan) {
 }
 
 bool memcoro::runsAfterBufferAppend(const LoopPlan &Plan, const DominatorTree &DT, const Instruction *I) {
-  return any_of(Plan.BufferAppendStarts, [&](Instruction *Start) { return Start == I || DT.dominates(Start, I); });
+  auto after = [&](Instruction *Start) { return Start == I || DT.dominates(Start, I); };
+  return any_of(Plan.BufferAppendStarts, after) || any_of(Plan.RegisterAppendStarts, after);
 }
 
 bool memcoro::recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {

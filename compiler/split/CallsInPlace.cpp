@@ -87,6 +87,19 @@ static LibraryCall classify(const CallBase &Call) {
 
 bool memcoro::isKnownLibraryCall(const CallBase &Call) { return classify(Call) != LibraryCall::Other; }
 
+bool memcoro::takesLock(const CallBase &Call) { return classify(Call) == LibraryCall::TakesLock; }
+
+bool memcoro::releasesLock(const Loop &L, const Instruction &I) {
+  const auto *Store = dyn_cast<StoreInst>(&I);
+  if (!Store || !isa<Constant>(Store->getValueOperand()))
+    return false;
+  for (const User *U : Store->getPointerOperand()->users())
+    if (const auto *Call = dyn_cast<CallBase>(U);
+        Call && L.contains(Call) && isa<InlineAsm>(Call->getCalledOperand()) && takesLock(*Call))
+      return true;
+  return false;
+}
+
 std::string memcoro::calleeName(const CallBase &Call) {
   if (isa<InlineAsm>(Call.getCalledOperand()))
     return "inline asm";
@@ -162,6 +175,21 @@ static bool availableAt(const SplitAnalyses &A, Value *V, Instruction *At, unsig
   return true;
 }
 
+Instruction *memcoro::beforeLocks(const SplitAnalyses &A, const Loop &L, ArrayRef<CallBase *> Before) {
+  Instruction *Place = nullptr;
+  for (CallBase *Lock : Before)
+    if (all_of(Before, [&](CallBase *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
+      Place = Lock;
+  if (Place)
+    if (Loop *Spin = A.LI.getLoopFor(Place->getParent()); Spin != &L) {
+      while (Spin->getParentLoop() != &L)
+        Spin = Spin->getParentLoop();
+      BasicBlock *Entry = Spin->getLoopPreheader();
+      Place = Entry ? Entry->getTerminator() : nullptr;
+    }
+  return Place;
+}
+
 std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan) {
   if (!Plan.TakesLock)
     return std::nullopt;
@@ -183,17 +211,7 @@ std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAna
     // (lock(&b->latch); n = b->count) are usually the line the suspension
     // prefetches. The move needs every lock, and no other yield, between
     // the new place and the old, and the addresses computable there.
-    Instruction *Place = nullptr;
-    for (CallBase *Lock : Before)
-      if (all_of(Before, [&](CallBase *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
-        Place = Lock;
-    if (Place)
-      if (Loop *Spin = A.LI.getLoopFor(Place->getParent()); Spin != &Plan.L) {
-        while (Spin->getParentLoop() != &Plan.L)
-          Spin = Spin->getParentLoop();
-        BasicBlock *Entry = Spin->getLoopPreheader();
-        Place = Entry ? Entry->getTerminator() : nullptr;
-      }
+    Instruction *Place = beforeLocks(A, Plan.L, Before);
     SmallVector<Hoist, 4> Moves;
     bool Movable =
         Place && A.DT.dominates(Place, It->At) &&

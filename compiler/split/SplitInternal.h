@@ -120,6 +120,14 @@ struct AppendCounter {
   /// for an address (a GEP index, or a cast feeding one).
   llvm::SmallVector<llvm::Instruction *, 2> Increments;
   llvm::SmallVector<llvm::Instruction *, 2> Reads;
+  /// A buffer's counter or bump pointer kept in a register (RegisterAppend.cpp):
+  /// its phis' uses, of any kind (the capacity test, the flush's length), are
+  /// the Reads; Assigned, each phi and incoming block where it takes a value
+  /// of its own (`in + 1`, `in = 0` at the flush, a new block from malloc),
+  /// stored at that block's end. It runs in order from its first read on
+  /// each path to the iteration's end (LoopPlan::RegisterAppendStarts).
+  bool Buffered = false;
+  llvm::SmallVector<std::pair<llvm::PHINode *, llvm::BasicBlock *>, 2> Assigned;
 };
 
 /// A header phi that hands a load to the next iteration (`off[u + 1]` as the
@@ -137,7 +145,7 @@ struct CarriedLoad {
 /// Code that must run in iteration order: iteration k may run it only after
 /// every iteration before k has run its own (CoroAMU's sequential category).
 struct OrderedPoint {
-  enum Kind { Region, Append, FirstWriterWins, BufferAppend };
+  enum Kind { Region, Append, FirstWriterWins, BufferAppend, RegisterAppend };
   Kind What;
   /// The first instruction that needs the turn: a region's marker, the first
   /// read or increment of a counter in its block, the test's load.
@@ -266,6 +274,8 @@ struct LoopPlan {
   /// the first reads of the counter, from which the iteration runs in
   /// iteration order.
   llvm::SmallVector<llvm::Instruction *, 1> BufferAppendStarts;
+  /// The same for a buffer's counter kept in a register (RegisterAppend.cpp).
+  llvm::SmallVector<llvm::Instruction *, 1> RegisterAppendStarts;
   /// Header phis that carry a load (the buffer's address, forwarded by GVN
   /// past the flush call) to where only ordered code uses it: read again
   /// there instead (BufferAppend.cpp).
@@ -425,6 +435,32 @@ void chooseScavenging(LoopPlan &Plan);
 /// in \p Plan (SplitOrdered.cpp).
 bool recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
 
+/// Whether \p Phi is a buffer's counter or bump pointer kept in a register
+/// (`lq.push_back(v)` with the buffer inlined, a flush resetting it to 0); if
+/// so, records it in \p Plan as a buffered append counter and where it
+/// starts to run in order (RegisterAppend.cpp).
+bool recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// In a loop that takes a lock: an append in iteration order after a lock
+/// (a bucket's overflow under its latch) takes its turn before the first
+/// lock on the way, so that no iteration waits for its turn holding a lock
+/// an older one needs; the reason the loop stays serial when there is no
+/// such place (RegisterAppend.cpp).
+std::optional<SerialReason> takeTurnBeforeLocks(const SplitAnalyses &A, LoopPlan &Plan);
+/// The lowering's, for such a counter \p C: each read takes the value from
+/// the shared scalar \p Slot, each assignment stores it there; \p ReadAt
+/// receives each read's load.
+void demoteRegisterAppend(const AppendCounter &C, llvm::AllocaInst *Slot,
+                          llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> &ReadAt);
+/// Whether the loop body can go from just after \p From to just before \p To
+/// without passing \p Kill and without going round the back edge; where a
+/// use uses its value: before its user, or at a phi's incoming block's end
+/// (SplitOrdered.cpp).
+bool reachesInIteration(const llvm::Loop &L, llvm::Instruction *From, llvm::Instruction *To, llvm::Instruction *Kill);
+llvm::Instruction *usePosition(llvm::Use &U);
+/// Sorts a counter's closure by block name and position, so that the plan's
+/// order does not depend on where instructions sit in memory.
+void sortClosure(llvm::SmallVectorImpl<llvm::Instruction *> &Closure);
+
 /// The back-edge count of a loop whose latch leaves when a pointer or integer
 /// stepped by a positive constant equals a loop invariant (an iterator loop,
 /// a range-for), taking the test to reach its bound exactly, as OpenMP takes
@@ -436,6 +472,9 @@ const llvm::SCEV *iteratorBackedgeTakenCount(llvm::ScalarEvolution &SE, const ll
 /// loop does not move, read for the address of a store and written back
 /// (BufferAppend.cpp).
 void recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan);
+/// Whether \p Counter's value reaches the address of a store of \p L other
+/// than one into \p Cell (none: null), or a copy's destination.
+bool indexesStore(const llvm::Loop &L, llvm::Instruction *Counter, llvm::Value *Cell, const llvm::DataLayout &DL);
 /// Whether \p Phi carries a value loaded from one place to uses in such
 /// ordered code; if so, records it for reloadForwardedLoads.
 bool recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
@@ -491,6 +530,17 @@ std::optional<SerialReason> acceptCallInPlace(LoopPlan &Plan, llvm::CallBase &Ca
 std::optional<SerialReason> placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan);
 /// Input/output, the C library's hidden state, or a lock (CallsInPlace.cpp).
 bool isKnownLibraryCall(const llvm::CallBase &Call);
+/// A call that may take a lock (inline asm with side effects, pthread and
+/// OpenMP locks); and whether \p I, a volatile store of a constant to a word
+/// such inline asm of \p L takes (`*latch = 0` after an xchg spin lock),
+/// releases that lock: part of the lock, not an access whose order matters.
+bool takesLock(const llvm::CallBase &Call);
+/// Where an iteration can stop before every lock of \p Before (calls of \p L
+/// that may run before some point): the lock that dominates the others, or
+/// the end of the preheader of the spin loop that takes it; null if none.
+llvm::Instruction *beforeLocks(const SplitAnalyses &A, const llvm::Loop &L,
+                               llvm::ArrayRef<llvm::CallBase *> Before);
+bool releasesLock(const llvm::Loop &L, const llvm::Instruction &I);
 /// 'name', "inline asm" or "a function pointer", for remarks.
 std::string calleeName(const llvm::CallBase &Call);
 /// "the calls to 'f' and 'g' run in place, ...", for the Transformed remark.

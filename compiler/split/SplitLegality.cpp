@@ -447,7 +447,8 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
     }
     // The append idiom, next[n++] = v: the counter runs in iteration order
     // (SplitOrdered.cpp).
-    if (!FloatingPointOrderMatters && recogniseAppendCounter(A, Plan, &Phi))
+    if (!FloatingPointOrderMatters &&
+        (recogniseAppendCounter(A, Plan, &Phi) || recogniseRegisterAppend(A, Plan, &Phi)))
       continue;
     if (!FloatingPointOrderMatters && recogniseForwardedLoad(A, Plan, &Phi))
       continue;
@@ -488,7 +489,7 @@ static bool runsInPlace(const CallBase &Call) {
 std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
-      if (I.isVolatile())
+      if (I.isVolatile() && !releasesLock(L, I))
         return serial("Volatile", "the loop has a volatile access, whose order memcoro must not change", &I);
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)

@@ -59,12 +59,10 @@ STATISTIC(NumFirstWriterWins, "Number of first-writer-wins tests run in order");
 
 WaitCodeGen::~WaitCodeGen() = default;
 
-namespace {
-
 /// Whether the loop body can go from just after \p From to just before \p To
 /// without passing \p Kill (a definition that would make the path
 /// irrelevant) and without going round the loop's back edge.
-bool reaches(const Loop &L, Instruction *From, Instruction *To, Instruction *Kill) {
+bool memcoro::reachesInIteration(const Loop &L, Instruction *From, Instruction *To, Instruction *Kill) {
   if (From == To)
     return false;
   BasicBlock *FromBB = From->getParent(), *ToBB = To->getParent();
@@ -92,6 +90,8 @@ bool reaches(const Loop &L, Instruction *From, Instruction *To, Instruction *Kil
   return false;
 }
 
+namespace {
+
 /// A GEP whose every user is a store through it, or a GEP of the same kind.
 bool onlyStoreAddress(Instruction *I) {
   return all_of(I->users(), [&](User *U) {
@@ -116,16 +116,26 @@ Instruction *effectivePosition(Instruction *Inc) {
   return At;
 }
 
+} // namespace
+
 /// Where an instruction uses a value: before it, or at the end of the
 /// incoming block for a phi.
-Instruction *usePosition(Use &U) {
+Instruction *memcoro::usePosition(Use &U) {
   auto *User = cast<Instruction>(U.getUser());
   if (auto *Phi = dyn_cast<PHINode>(User))
     return Phi->getIncomingBlock(U)->getTerminator();
   return User;
 }
 
-} // namespace
+void memcoro::sortClosure(SmallVectorImpl<Instruction *> &Closure) {
+  // The plan's order should not depend on where instructions sit in memory.
+  sort(Closure, [&](Instruction *X, Instruction *Y) {
+    if (X->getParent() == Y->getParent())
+      return X->comesBefore(Y);
+    return X->getParent()->getName() < Y->getParent()->getName() ||
+           (X->getParent()->getName() == Y->getParent()->getName() && X < Y);
+  });
+}
 
 bool memcoro::recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
   Loop &L = Plan.L;
@@ -206,18 +216,12 @@ bool memcoro::recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, PHI
       Instruction *At = usePosition(U);
       for (Instruction *Inc : C.Increments) {
         Instruction *IncAt = effectivePosition(Inc);
-        if (Inc != X && Inc != User && reaches(L, X, IncAt, nullptr) && reaches(L, IncAt, At, X))
+        if (Inc != X && Inc != User && reachesInIteration(L, X, IncAt, nullptr) && reachesInIteration(L, IncAt, At, X))
           return fail("a value of the counter is used after a later increment");
       }
     }
   append_range(C.Closure, Closure);
-  // The plan's order should not depend on where instructions sit in memory.
-  sort(C.Closure, [&](Instruction *X, Instruction *Y) {
-    if (X->getParent() == Y->getParent())
-      return X->comesBefore(Y);
-    return X->getParent()->getName() < Y->getParent()->getName() ||
-           (X->getParent()->getName() == Y->getParent()->getName() && X < Y);
-  });
+  sortClosure(C.Closure);
   ++NumAppendCounters;
   LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is an append counter\n");
   Plan.Counters.push_back(std::move(C));
@@ -319,10 +323,13 @@ std::optional<SerialReason> OrderedPlanner::run() {
   };
   // From an append through memory on, the iteration holds the turn and
   // does not yield (see the banner): the buffer, filled in order, and the
-  // counter's object are the prefetcher's and the cache's.
+  // counter's object are the prefetcher's and the cache's. A suspension
+  // where the turn is taken (before a lock) yields first, then waits.
   auto afterBufferAppend = [&](Instruction *Access) { return runsAfterBufferAppend(Plan, A.DT, Access); };
   for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();)
-    if (all_of(It->Accesses, appends) || all_of(It->Accesses, afterBufferAppend)) {
+    if (all_of(It->Accesses, appends) ||
+        (all_of(It->Accesses, afterBufferAppend) && afterBufferAppend(It->At) &&
+         !is_contained(Plan.BufferAppendStarts, It->At) && !is_contained(Plan.RegisterAppendStarts, It->At))) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At << ": an append fills its array in order\n");
       It = Plan.Suspensions.erase(It);
     } else {
@@ -331,6 +338,10 @@ std::optional<SerialReason> OrderedPlanner::run() {
   for (CallInst *Marker : getOrderedMarkers(L))
     Plan.Ordered.push_back({OrderedPoint::Region, Marker, nullptr});
   for (const AppendCounter &C : Plan.Counters) {
+    // A buffered counter holds the turn from its first read to the
+    // iteration's end (its starts are added below).
+    if (C.Buffered)
+      continue;
     // The first read or increment in each block: the ones after it in the
     // same block run with the turn already held.
     SmallVector<Instruction *, 4> Firsts;
@@ -366,6 +377,8 @@ std::optional<SerialReason> OrderedPlanner::run() {
   }
   for (Instruction *Start : Plan.BufferAppendStarts)
     Plan.Ordered.push_back({OrderedPoint::BufferAppend, Start, nullptr});
+  for (Instruction *Start : Plan.RegisterAppendStarts)
+    Plan.Ordered.push_back({OrderedPoint::RegisterAppend, Start, nullptr});
   findFirstWriterWins();
   if (Plan.Ordered.empty())
     return std::nullopt;
@@ -380,7 +393,8 @@ std::optional<SerialReason> OrderedPlanner::run() {
       Needing.push_back(P.At);
       if (P.Store)
         Needing.push_back(P.Store);
-      HasRegion |= P.What == OrderedPoint::Region || P.What == OrderedPoint::BufferAppend;
+      HasRegion |= P.What == OrderedPoint::Region || P.What == OrderedPoint::BufferAppend ||
+                   P.What == OrderedPoint::RegisterAppend;
     }
     for (const AppendCounter &C : Plan.Counters) {
       append_range(Needing, C.Reads);
@@ -404,6 +418,8 @@ std::optional<SerialReason> OrderedPlanner::run() {
 }
 
 std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPlan &Plan) {
+  if (auto Why = takeTurnBeforeLocks(A, Plan))
+    return Why;
   std::optional<SerialReason> Why = OrderedPlanner(A, Plan).run();
   // An iteration holding the turn does not yield, so it would wait for a lock
   // forever whose holder waits for the turn.
@@ -424,24 +440,28 @@ SmallVector<AllocaInst *, 1> memcoro::demoteAppendCounters(const LoopPlan &Plan,
     AllocaInst *Slot = Entry.CreateAlloca(Phi->getType(), nullptr, Phi->getName() + ".memcoro.shared");
     Shared.push_back(Slot);
     Preheader.CreateStore(Phi->getIncomingValueForBlock(Plan.Preheader), Slot);
-    SmallPtrSet<Instruction *, 16> InClosure(C.Closure.begin(), C.Closure.end());
-    for (Instruction *Inc : C.Increments)
-      Inc->moveBefore(effectivePosition(Inc));
-    // Every use of a counter value becomes a load of the shared scalar right
-    // before it; every increment stores its result.
-    SmallVector<Instruction *, 4> Users(C.Reads.begin(), C.Reads.end());
-    append_range(Users, C.Increments);
-    for (Instruction *U : Users) {
-      IRBuilder<> B(U);
-      B.SetCurrentDebugLocation(U->getDebugLoc());
-      Instruction *Current = B.CreateLoad(Phi->getType(), Slot, Phi->getName() + ".current");
-      ReadAt[U] = Current;
-      for (Use &Op : U->operands())
-        if (auto *OpI = dyn_cast<Instruction>(Op.get()); OpI && InClosure.contains(OpI))
-          Op.set(Current);
+    if (C.Buffered) {
+      demoteRegisterAppend(C, Slot, ReadAt);
+    } else {
+      SmallPtrSet<Instruction *, 16> InClosure(C.Closure.begin(), C.Closure.end());
+      for (Instruction *Inc : C.Increments)
+        Inc->moveBefore(effectivePosition(Inc));
+      // Every use of a counter value becomes a load of the shared scalar right
+      // before it; every increment stores its result.
+      SmallVector<Instruction *, 4> Users(C.Reads.begin(), C.Reads.end());
+      append_range(Users, C.Increments);
+      for (Instruction *U : Users) {
+        IRBuilder<> B(U);
+        B.SetCurrentDebugLocation(U->getDebugLoc());
+        Instruction *Current = B.CreateLoad(Phi->getType(), Slot, Phi->getName() + ".current");
+        ReadAt[U] = Current;
+        for (Use &Op : U->operands())
+          if (auto *OpI = dyn_cast<Instruction>(Op.get()); OpI && InClosure.contains(OpI))
+            Op.set(Current);
+      }
+      for (Instruction *Inc : C.Increments)
+        (new StoreInst(Inc, Slot, Inc->getNextNode()))->setDebugLoc(Inc->getDebugLoc());
     }
-    for (Instruction *Inc : C.Increments)
-      (new StoreInst(Inc, Slot, Inc->getNextNode()))->setDebugLoc(Inc->getDebugLoc());
     // The counter's phis are dead in the loop now. A use after the loop (the
     // LCSSA phi of the final value) is the lowering's to redirect to the
     // scalar.

@@ -435,12 +435,13 @@ void LoopPlan::print(raw_ostream &OS) const {
   for (const auto &[Load, Store] : Locked)
     OS << "  locked read-modify-write:" << *Load << " |" << *Store << "\n";
   for (const AppendCounter &C : Counters)
-    OS << "  append counter: " << name(C.Phi) << "\n";
+    OS << "  append counter" << (C.Buffered ? " in a register" : "") << ": " << name(C.Phi) << "\n";
   for (const OrderedPoint &P : Ordered) {
     OS << "  ordered "
        << (P.What == OrderedPoint::Region           ? "region"
            : P.What == OrderedPoint::Append         ? "append"
            : P.What == OrderedPoint::BufferAppend ? "append through memory"
+           : P.What == OrderedPoint::RegisterAppend ? "append through a register"
                                                     : "first-writer-wins")
        << (P.BeforeTurn ? " (tested before the turn)" : "") << ":" << *P.At << "\n";
     if (P.Store)

@@ -4,7 +4,7 @@
 // each iteration (NPB CG), unless the loop may write it; a bound re-read only
 // after a compare-and-swap (GAP's Afforest) is evaluated once, before the
 // loop. Also a hand-made spin lock (an asm statement, a volatile release):
-// the loop stays serial and the remark names the volatile access.
+// the release is part of the lock, and the loop interleaves.
 // RUN: %memcoro-cc -fno-memcoro-adapt -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %memcoro-cc -fno-memcoro-adapt -O2 -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s
 #include <stdint.h>
@@ -68,7 +68,8 @@ void link_first(const graph_t *g, int32_t *comp) {
 // CHECK-LABEL: define {{.*}} @link_first(
 // CHECK:       memcoro.iter.start:
 
-// A spin lock through an asm statement, released by a volatile store.
+// A spin lock through an asm statement, released by a volatile store of 0:
+// the release is part of the lock, and the yield moves in front of it.
 static inline void lock(volatile char *l) {
   char old;
   do
@@ -85,4 +86,4 @@ void locked_count(volatile char *latch, uint32_t *count, const uint32_t *key, ui
     latch[b] = 0;
   }
 }
-// REMARK: split-carried-loads.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: the loop has a volatile access, whose order memcoro must not change
+// REMARK: split-carried-loads.c:[[@LINE-7]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, {{.*}}the call to inline asm runs in place

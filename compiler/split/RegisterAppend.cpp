@@ -1,0 +1,222 @@
+//===- RegisterAppend.cpp - appends whose counter lives in a register -----===//
+//
+// A part of memcoro-split's legality (see SplitInternal.h), for
+// SplitOrdered.cpp and the lowering's demoteAppendCounters: appends through a
+// buffer object that the optimiser took apart,
+//
+//   lq.push_back(v)   if (in == size) { copy(buf, buf + in, out); in = 0; }
+//                     buf[in++] = v;
+//                     (GAP's QueueBuffer, flush() inlined: SROA keeps `in`
+//                     in a register, a header phi reset to 0 at the flush)
+//   get_new_bucket()  if (buf->count < SIZE) b = &buf->buf[buf->count++];
+//                     else { nb = malloc(...); nb->next = buf; buf = nb; ... }
+//                     (a bump allocator whose current block, once inlined
+//                     into the caller that owns it, is a register)
+//
+// The value is a web of phis (phiWeb) whose other values are increments by
+// loop invariants, other instructions of the loop (malloc's result) and
+// loop invariants a phi takes from one block (the reset). Something it
+// reaches is the address of a store: it is an append. Which iteration gets
+// which place depends on the order in which iterations read it, so from its
+// first read on each path the iteration runs in iteration order, to its end
+// (as an append through a counter in memory, BufferAppend.cpp), and the
+// lowering keeps the value in one shared scalar: each use reads it, each
+// definition and reset writes it where it takes effect. The flush, the
+// malloc, every other statement after the first read runs in place and in
+// order, so the buffer fills as the serial loop fills it.
+//
+// A use of a value after a later definition (`old = in; in = 0; use(old)`)
+// would read the new one from the scalar: refused, as for `next[n++] = v`.
+//
+// Under a lock (NPO takes the bucket's latch, then the overflow bucket): an
+// iteration waiting for its turn while holding a latch an older iteration
+// needs would hang the thread, so in a loop that takes locks an append's
+// turn is taken before the first lock on its way (takeTurnBeforeLocks; the
+// same for appends through memory).
+//
+//   before                                after (demoteRegisterAppend)
+//   in = phi [0, ph], [in.3, latch]       (dead: one shared scalar, %shared)
+//   full = in == size                     full = (load %shared) == size
+//   flush: memcpy(.., in * 4)             flush: memcpy(.., (load %shared) * 4)
+//                                                store 0, %shared      (reset)
+//   in.2 = phi [in, ..], [0, flush]       (dead)
+//   buf[in.2] = v; in.3 = in.2 + 1        c = load %shared; buf[c] = v
+//                                         in.3 = c + 1; store in.3, %shared
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
+//       -disable-output in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/Debug.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumRegisterAppends, "Number of append counters kept in a register run in iteration order");
+
+bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
+  Loop &L = Plan.L;
+  auto fail = [&](const char *Why) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is no append counter in a register: " << Why
+                      << "\n");
+    return false;
+  };
+  if (Phi->getParent() != L.getHeader() || !Plan.Preheader || !Plan.Latch ||
+      !(Phi->getType()->isIntegerTy() || Phi->getType()->isPointerTy()))
+    return false;
+  AppendCounter C;
+  C.Phi = Phi;
+  C.Buffered = true;
+  SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
+  SmallPtrSet<Instruction *, 16> Closure(Web.begin(), Web.end());
+  // Two phis of it in one block would be two values of it at once.
+  SmallPtrSet<BasicBlock *, 8> Blocks;
+  for (PHINode *P : Web)
+    if (!Blocks.insert(P->getParent()).second)
+      return fail("two of its phis merge in one block");
+  // What the phis take other than each other: the variable's assignments,
+  // on the edge from the incoming block (the header phi's entering value
+  // aside).
+  SmallVector<Instruction *, 2> Defs;
+  for (PHINode *P : Web)
+    for (unsigned In = 0; In < P->getNumIncomingValues(); ++In) {
+      Value *V = P->getIncomingValue(In);
+      BasicBlock *From = P->getIncomingBlock(In);
+      if ((P == Phi && From == Plan.Preheader) || (isa<PHINode>(V) && Closure.contains(cast<PHINode>(V))))
+        continue;
+      C.Assigned.push_back({P, From});
+      if (auto *Def = dyn_cast<Instruction>(V); Def && L.contains(Def) && !is_contained(Defs, Def))
+        Defs.push_back(Def);
+    }
+  if (C.Assigned.empty())
+    return fail("never assigned in the loop");
+  // Reads: the uses of its phis in the loop. After the loop only the value
+  // the latch hands on is used.
+  Value *LatchValue = Phi->getIncomingValueForBlock(Plan.Latch);
+  SmallVector<Instruction *, 16> Values(Web.begin(), Web.end());
+  append_range(Values, Defs);
+  for (Instruction *X : Values)
+    for (User *U : X->users()) {
+      auto *UI = cast<Instruction>(U);
+      if (!L.contains(UI)) {
+        if (X != LatchValue)
+          return fail("an intermediate value is used after the loop");
+        continue;
+      }
+      if (!isa<PHINode>(X) || Closure.contains(UI))
+        continue;
+      if (isa<PHINode>(UI))
+        return fail("a phi merges it with another value");
+      if (!is_contained(C.Reads, UI))
+        C.Reads.push_back(UI);
+    }
+  if (C.Reads.empty() || none_of(C.Reads, [&](Instruction *R) { return indexesStore(L, R, nullptr, A.DL); }))
+    return fail("no store's address is computed from it");
+  // The first reads on each path: from there the iteration holds the turn,
+  // so every assignment must come after one.
+  SmallVector<Instruction *, 2> Starts;
+  for (Instruction *R : C.Reads)
+    if (none_of(C.Reads, [&](Instruction *O) { return O != R && A.DT.dominates(O, R); }))
+      Starts.push_back(R);
+  auto afterStart = [&](Instruction *I) {
+    return any_of(Starts, [&](Instruction *S) { return S == I || A.DT.dominates(S, I); });
+  };
+  for (auto [P, From] : C.Assigned)
+    if (!afterStart(From->getTerminator()))
+      return fail("it is assigned where the iteration has not read it yet");
+  // One shared scalar holds it, assigned at the end of a block: no
+  // assignment may come between a phi and a use of the phi's value.
+  for (PHINode *X : Web)
+    for (Use &U : X->uses()) {
+      auto *User = cast<Instruction>(U.getUser());
+      if (!L.contains(User))
+        continue;
+      Instruction *At = usePosition(U);
+      for (auto [P, From] : C.Assigned) {
+        Instruction *E = From->getTerminator();
+        if ((E == At && !isa<PHINode>(User)) ||
+            (reachesInIteration(L, X, E, nullptr) && reachesInIteration(L, E, At, X)))
+          return fail("a value of it is used after a later assignment");
+      }
+    }
+  append_range(C.Closure, Closure);
+  append_range(C.Closure, Defs);
+  sortClosure(C.Closure);
+  for (Instruction *S : Starts)
+    if (!is_contained(Plan.RegisterAppendStarts, S))
+      Plan.RegisterAppendStarts.push_back(S);
+  ++NumRegisterAppends;
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName()
+                    << " is an append counter kept in a register; in order from its first read\n");
+  Plan.Counters.push_back(std::move(C));
+  return true;
+}
+
+void memcoro::demoteRegisterAppend(const AppendCounter &C, AllocaInst *Slot,
+                                   DenseMap<Instruction *, Instruction *> &ReadAt) {
+  for (auto [P, From] : C.Assigned)
+    new StoreInst(P->getIncomingValueForBlock(From), Slot, From->getTerminator()->getIterator());
+  // The definitions' own uses keep their value: they run in this iteration,
+  // after it was read.
+  for (Instruction *U : C.Reads) {
+    IRBuilder<> B(U);
+    B.SetCurrentDebugLocation(U->getDebugLoc());
+    Instruction *Current = B.CreateLoad(C.Phi->getType(), Slot, C.Phi->getName() + ".current");
+    ReadAt[U] = Current;
+    for (Use &Op : U->operands())
+      if (auto *P = dyn_cast<PHINode>(Op.get()); P && is_contained(C.Closure, P))
+        Op.set(Current);
+  }
+}
+
+std::optional<SerialReason> memcoro::takeTurnBeforeLocks(const SplitAnalyses &A, LoopPlan &Plan) {
+  if (!Plan.TakesLock)
+    return std::nullopt;
+  Loop &L = Plan.L;
+  SmallVector<CallBase *, 2> Locks;
+  for (CallBase *Call : Plan.CallsInPlace)
+    if (takesLock(*Call))
+      Locks.push_back(Call);
+  for (SmallVector<Instruction *, 1> *Starts : {&Plan.BufferAppendStarts, &Plan.RegisterAppendStarts})
+    for (Instruction *&Start : *Starts) {
+      SmallVector<CallBase *, 2> Before;
+      for (CallBase *Lock : Locks)
+        if (reachesInIteration(L, Lock, Start, nullptr))
+          Before.push_back(Lock);
+      if (Before.empty())
+        continue;
+      // The first lock on the way, or the spin loop that takes it: the
+      // iteration waits for its turn there, holding no lock (after the
+      // suspension moved there, if any: the lowering cuts that first).
+      Instruction *Place = beforeLocks(A, L, Before);
+      if (!Place || !A.DT.dominates(Place, Start)) {
+        std::string Text = "values are appended in iteration order where the lock taken by the call to " +
+                           calleeName(*Before.front()) +
+                           " may be held, and an iteration waiting there for its turn would keep the lock from "
+                           "the iteration before it: append before taking the lock, or after releasing it";
+        LLVM_DEBUG(dbgs() << "memcoro-split: loop " << L.getHeader()->getName() << " left serial: " << Text << "\n");
+        return SerialReason{"AppendUnderLock", std::move(Text), Start};
+      }
+      LLVM_DEBUG(dbgs() << "memcoro-split: the turn for the append at" << *Start << " is taken before the lock at"
+                        << *Place << "\n");
+      Start = Place;
+    }
+  for (SmallVector<Instruction *, 1> *Starts : {&Plan.BufferAppendStarts, &Plan.RegisterAppendStarts}) {
+    SmallVector<Instruction *, 1> Unique;
+    for (Instruction *S : *Starts)
+      if (!is_contained(Unique, S))
+        Unique.push_back(S);
+    *Starts = std::move(Unique);
+  }
+  return std::nullopt;
+}
