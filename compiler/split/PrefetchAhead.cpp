@@ -36,6 +36,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -157,7 +158,7 @@ bool AheadChain::visit(Value *V, unsigned Depth) {
     }
     ++Loads;
     Order.insert(Load);
-    Instruction *Writer = firstWriterIn(A, Level, MemoryLocation::getBeforeOrAfter(Ptr));
+    Instruction *Writer = firstWriterIn(A, Level, MemoryLocation::get(Load));
     LLVM_DEBUG(if (Writer) dbgs() << "memcoro-split: the value of" << *Load
                                   << " read ahead feeds prefetches only: the loop may write it at" << *Writer
                                   << "\n");
@@ -213,6 +214,7 @@ private:
   std::optional<Target> targetAt(Instruction &Access, Loop &Level);
   bool isSequenceLoad(LoadInst &Load, Loop &Level) const;
   bool tripCountKnown(Loop &Level) const;
+  bool writtenBeforeRead(LoadInst &Stream, Loop &Level) const;
 
   const SplitAnalyses &A;
   LoopPlan &Plan;
@@ -245,6 +247,35 @@ bool PrefetchAheadPlanner::tripCountKnown(Loop &Level) const {
   return Probe.isSafeToExpandAt(BTC, Level.getLoopPreheader()->getTerminator());
 }
 
+/// Whether the loop may write an element of the sequence before the iteration
+/// that reads it: alias analysis says some store may write the sequence, and
+/// it is not one the pragma's contract excludes. In the marked loop itself
+/// the contract covers a store whose pair with the sequence load the compiler
+/// could not tell apart (Plan.Assumed: other iterations do not reach what an
+/// iteration reads), when the iteration reads its element before it stores
+/// anything.
+bool PrefetchAheadPlanner::writtenBeforeRead(LoadInst &Stream, Loop &Level) const {
+  // Every element is read with the load's type, so its type-based facts hold.
+  MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(Stream.getPointerOperand(), Stream.getAAMetadata());
+  bool ReadFirst = Stream.getParent() == Level.getHeader() &&
+                   none_of(*Level.getHeader(), [&](Instruction &I) {
+                     return I.comesBefore(&Stream) && I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Loc));
+                   });
+  for (BasicBlock *BB : Level.blocks())
+    for (Instruction &I : *BB) {
+      if (!I.mayWriteToMemory() || !isModSet(A.AA.getModRefInfo(&I, Loc)))
+        continue;
+      bool Assumed = &Level == &L && ReadFirst && any_of(Plan.Assumed, [&](const AssumedIndependent &P) {
+                       return (P.Store == &I && P.Other == &Stream) || (P.Store == &Stream && P.Other == &I);
+                     });
+      if (!Assumed) {
+        LLVM_DEBUG(dbgs() << "memcoro-split: the sequence" << Stream << " read ahead feeds prefetches only: the loop may write it at" << I << "\n");
+        return true;
+      }
+    }
+  return false;
+}
+
 std::optional<Target> PrefetchAheadPlanner::targetAt(Instruction &Access, Loop &Level) {
   Value *Ptr = accessedPointer(Access);
   // The sequence loads the address depends on, the nearest first.
@@ -266,13 +297,38 @@ std::optional<Target> PrefetchAheadPlanner::targetAt(Instruction &Access, Loop &
   }
   for (LoadInst *Stream : Streams) {
     bool Clamped = tripCountKnown(Level) && A.DT.dominates(Stream->getParent(), Level.getLoopLatch());
-    bool ValueKnown =
-        Clamped && !firstWriterIn(A, Level, MemoryLocation::getBeforeOrAfter(Stream->getPointerOperand()));
+    bool ValueKnown = Clamped && !writtenBeforeRead(*Stream, Level);
     AheadChain Chain(A, Level, Stream, ValueKnown);
     if (Chain.visit(Ptr))
       return Target{Stream, Clamped, ValueKnown};
   }
   return std::nullopt;
+}
+
+/// Whether one prefetch brings in both addresses, or nearly always does:
+/// fields of one record, or neighbours in one array (offsets[u] and
+/// offsets[u + 1], whose index differs by a constant the casts hide from
+/// scalar evolution).
+static bool nearby(Value *P, Value *Q, const DataLayout &DL) {
+  if (sameLine(P, Q, DL))
+    return true;
+  auto *GP = dyn_cast<GetElementPtrInst>(P), *GQ = dyn_cast<GetElementPtrInst>(Q);
+  if (!GP || !GQ || GP->getNumIndices() != 1 || GQ->getNumIndices() != 1 ||
+      GP->getPointerOperand() != GQ->getPointerOperand() || GP->getSourceElementType() != GQ->getSourceElementType())
+    return false;
+  using namespace PatternMatch;
+  auto split = [](Value *Index) {
+    Value *Base = Index;
+    const APInt *C = nullptr;
+    match(Index, m_ZExtOrSExtOrSelf(m_Value(Base)));
+    if (match(Base, m_Add(m_Value(Base), m_APInt(C))))
+      return std::make_pair(Base, C->getSExtValue());
+    return std::make_pair(Base, int64_t(0));
+  };
+  auto [BaseP, OffP] = split(GP->idx_begin()->get());
+  auto [BaseQ, OffQ] = split(GQ->idx_begin()->get());
+  int64_t Bytes = (OffP - OffQ) * int64_t(DL.getTypeAllocSize(GP->getSourceElementType()).getFixedValue());
+  return BaseP == BaseQ && Bytes > -64 && Bytes < 64;
 }
 
 void PrefetchAheadPlanner::run() {
@@ -304,7 +360,7 @@ void PrefetchAheadPlanner::run() {
       AheadChain Chain(A, *Level, T->Stream, T->ValueKnown);
       Chain.visit(accessedPointer(*Access));
       bool Same = any_of(Plan.PrefetchAhead, [&](const AheadPrefetch &P) {
-        return P.Stream == T->Stream && sameLine(accessedPointer(*P.Access), accessedPointer(*Access), A.DL);
+        return P.Stream == T->Stream && nearby(accessedPointer(*P.Access), accessedPointer(*Access), A.DL);
       });
       if (!Same)
         Plan.PrefetchAhead.push_back({Access, T->Stream, std::max(1u, distanceFor(*Level) / Chain.loads()),
@@ -359,7 +415,9 @@ std::string accessName(Instruction &Access) {
                                          : Base->getName();
   if (!Name.empty())
     return ("'" + Name + "[...]'").str();
-  return std::string(isa<LoadInst>(Access) ? "the load at " : "the store at ") + sourcePlace(Access);
+  std::string Kind = isa<LoadInst>(Access) ? "the load" : "the store";
+  return Access.getDebugLoc() && Access.getDebugLoc().getLine() ? Kind + " at " + sourcePlace(Access)
+                                                                 : Kind + " of the loop without a source place";
 }
 
 /// The look-ahead address of \p Stream \p Distance iterations ahead, at \p B
