@@ -37,6 +37,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/DomTreeUpdater.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -49,6 +50,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
@@ -421,16 +423,15 @@ std::string accessName(Instruction &Access) {
 }
 
 /// The look-ahead address of \p Stream \p Distance iterations ahead, at \p B
-/// (just after the sequence load): clamped to the last element when the trip
-/// count is known, else to the page of the element just read, and then the
-/// element just read again when the exit test says the loop ends first.
-Value *aheadAddress(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, unsigned Distance, bool Clamped) {
-  Loop &Level = *A.LI.getLoopFor(Stream->getParent());
+/// (after the sequence load): clamped to the last element when the trip count
+/// is known, else to the page of the element just read.
+Value *aheadAddress(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, Loop &Level, unsigned Distance,
+                    bool Clamped) {
   auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Stream->getPointerOperand()));
   int64_t Step = cast<SCEVConstant>(AR->getStepRecurrence(A.SE))->getAPInt().getSExtValue();
   Value *Ptr = Stream->getPointerOperand();
-  Value *Raw = B.CreatePtrAdd(Ptr, B.getInt64(Step * Distance), "memcoro.ahead.raw");
   if (Clamped) {
+    Value *Raw = B.CreatePtrAdd(Ptr, B.getInt64(Step * Distance), "memcoro.ahead.raw");
     SCEVExpander Expander(A.SE, A.DL, "memcoro.ahead");
     const SCEV *Last = AR->evaluateAtIteration(A.SE.getBackedgeTakenCount(&Level), A.SE);
     Value *LastPtr = Expander.expandCodeFor(Last, Ptr->getType(), Level.getLoopPreheader()->getTerminator());
@@ -441,12 +442,16 @@ Value *aheadAddress(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, un
   Value *Room = B.CreateSub(B.getInt64(PageBytes - int64_t(Bytes)), Offset, "memcoro.ahead.room");
   Value *Within = B.CreateBinaryIntrinsic(Intrinsic::smin, B.getInt64(Step * Distance), Room);
   Within = B.CreateBinaryIntrinsic(Intrinsic::smax, Within, B.getInt64(0));
-  Value *Ahead = B.CreatePtrAdd(Ptr, Within, "memcoro.ahead.ptr");
-  // Past the loop's end, the page holds what the loop will not use (the next
-  // vertex's edges): the exit test of `for (e = b; e < end; ++e)`, on the
-  // bound as of this iteration, keeps the read on the element just read.
+  return B.CreatePtrAdd(Ptr, Within, "memcoro.ahead.ptr");
+}
+
+/// Without a known trip count, the page past the loop's end holds what the
+/// loop will not use (the next vertex's edges): i1, whether the exit test of
+/// `for (e = b; e < end; ++e)`, on the bound as of this iteration, keeps the
+/// loop going \p Distance iterations on; null when the test has another form.
+Value *aheadInRange(IRBuilder<> &B, LoadInst *Stream, Loop &Level, unsigned Distance) {
   using namespace PatternMatch;
-  auto *GEP = dyn_cast<GetElementPtrInst>(Ptr);
+  auto *GEP = dyn_cast<GetElementPtrInst>(Stream->getPointerOperand());
   auto *Br = dyn_cast<BranchInst>(Level.getLoopLatch()->getTerminator());
   auto *IV = GEP && GEP->getNumIndices() == 1 ? dyn_cast<PHINode>(GEP->idx_begin()->get()) : nullptr;
   ICmpInst::Predicate Pred;
@@ -457,38 +462,49 @@ Value *aheadAddress(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, un
       !match(Br->getCondition(), m_ICmp(Pred, m_Add(m_Specific(IV), m_APInt(Inc)), m_Value(Bound))) ||
       !Inc->isStrictlyPositive() ||
       !(Pred == ICmpInst::ICMP_ULT || Pred == ICmpInst::ICMP_SLT || Pred == ICmpInst::ICMP_NE))
-    return Ahead;
+    return nullptr;
   Value *Now = Level.isLoopInvariant(Bound) ? Bound : nullptr;
   for (PHINode &Phi : Level.getHeader()->phis())
     if (!Now && Phi.getIncomingValueForBlock(Level.getLoopLatch()) == Bound)
       Now = &Phi;
   if (!Now || Now->getType() != IV->getType())
-    return Ahead;
-  Value *Next = B.CreateAdd(IV, ConstantInt::get(IV->getType(), *Inc * Distance));
-  Value *InRange = Pred == ICmpInst::ICMP_SLT ? B.CreateICmpSLT(Next, Now) : B.CreateICmpULT(Next, Now);
-  return B.CreateSelect(InRange, Ahead, Ptr, "memcoro.ahead.guarded");
+    return nullptr;
+  Value *Next = B.CreateAdd(IV, ConstantInt::get(IV->getType(), *Inc * Distance), "memcoro.ahead.iv");
+  return Pred == ICmpInst::ICMP_SLT ? B.CreateICmpSLT(Next, Now, "memcoro.ahead.inrange")
+                                    : B.CreateICmpULT(Next, Now, "memcoro.ahead.inrange");
 }
 
 } // namespace
 
 void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, OptimizationRemarkEmitter &ORE) {
   ++NumPrefetchAheadLoops;
-  // One read ahead per sequence and distance, shared by its prefetches.
-  DenseMap<std::pair<LoadInst *, unsigned>, Value *> ReadAhead;
-  // The code for one sequence goes after the sequence load, in plan order,
-  // each prefetch's after the read ahead it may share.
-  DenseMap<LoadInst *, Instruction *> Last;
+  // One read ahead per sequence and distance, shared by its prefetches,
+  // which follow it in plan order; without a known trip count, all of them
+  // behind a branch on the exit test (a short edge list then costs one
+  // predicted branch per edge, as pfd's `if (e + d < end)`).
+  DomTreeUpdater DTU(A.DT, DomTreeUpdater::UpdateStrategy::Eager);
+  DenseMap<std::pair<LoadInst *, unsigned>, std::pair<Value *, Instruction *>> ReadAhead;
+  // What followed each sequence load: the groups go in front of it, in order.
+  DenseMap<LoadInst *, Instruction *> Anchor;
   SmallVector<std::string, 4> Said;
   for (const AheadPrefetch &P : Plan.PrefetchAhead) {
     Loop &Level = *A.LI.getLoopFor(P.Stream->getParent());
-    Instruction *&After = Last[P.Stream];
-    IRBuilder<> B(After ? After->getNextNode() : P.Stream->getNextNode());
-    B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
-    Value *&Value = ReadAhead[{P.Stream, P.Distance}];
+    auto &[Value, After] = ReadAhead[{P.Stream, P.Distance}];
     if (!Value) {
-      llvm::Value *Addr = aheadAddress(A, B, P.Stream, P.Distance, P.ClampedToTripCount);
-      Value = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
+      Instruction *&Before = Anchor[P.Stream];
+      if (!Before)
+        Before = P.Stream->getNextNode();
+      IRBuilder<> B(Before);
+      B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
+      if (llvm::Value *InRange = P.ClampedToTripCount ? nullptr : aheadInRange(B, P.Stream, Level, P.Distance))
+        B.SetInsertPoint(SplitBlockAndInsertIfThen(InRange, B.GetInsertPoint(), /*Unreachable=*/false, nullptr,
+                                                   &DTU, &A.LI));
+      llvm::Value *Addr = aheadAddress(A, B, P.Stream, Level, P.Distance, P.ClampedToTripCount);
+      auto *Load = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
+      Value = After = Load;
     }
+    IRBuilder<> B(After->getNextNode());
+    B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
     AheadChain Chain(A, Level, P.Stream, P.ValueKnown);
     bool Planned = Chain.visit(accessedPointer(*P.Access));
     assert(Planned && "the chain the planner accepted");
