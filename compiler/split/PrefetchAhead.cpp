@@ -18,9 +18,10 @@
 // must hold is that the added loads never fault:
 //   - the sequence is read D elements ahead, clamped to the last element the
 //     loop reads when its trip count is known before it starts (the address
-//     is then one the loop reads), else to the page of the element it has
-//     just read (an x86 page is at least 4 KiB and mapped as a whole), and
-//     then only while the loop's exit test says the element is in range;
+//     is then one the loop reads); else it is made only when the element lies
+//     in the page of the element the loop has just read (an x86 page is at
+//     least 4 KiB and mapped as a whole), and while the loop's exit test says
+//     the element is in range;
 //   - a value read ahead is used for a further load (`offsets[...]` on the
 //     way to `adj[offsets[frontier[i + D]]]`) only when its address is one
 //     the loop reads and alias analysis says the loop does not write what was
@@ -423,26 +424,33 @@ std::string accessName(Instruction &Access) {
 }
 
 /// The look-ahead address of \p Stream \p Distance iterations ahead, at \p B
-/// (after the sequence load): clamped to the last element when the trip count
-/// is known, else to the page of the element just read.
+/// (after the sequence load); with a known trip count, clamped to the last
+/// element.
 Value *aheadAddress(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, Loop &Level, unsigned Distance,
                     bool Clamped) {
   auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Stream->getPointerOperand()));
   int64_t Step = cast<SCEVConstant>(AR->getStepRecurrence(A.SE))->getAPInt().getSExtValue();
   Value *Ptr = Stream->getPointerOperand();
-  if (Clamped) {
-    Value *Raw = B.CreatePtrAdd(Ptr, B.getInt64(Step * Distance), "memcoro.ahead.raw");
-    SCEVExpander Expander(A.SE, A.DL, "memcoro.ahead");
-    const SCEV *Last = AR->evaluateAtIteration(A.SE.getBackedgeTakenCount(&Level), A.SE);
-    Value *LastPtr = Expander.expandCodeFor(Last, Ptr->getType(), Level.getLoopPreheader()->getTerminator());
-    return B.CreateSelect(B.CreateICmpULT(Raw, LastPtr), Raw, LastPtr, "memcoro.ahead.ptr");
-  }
-  uint64_t Bytes = A.DL.getTypeStoreSize(Stream->getType());
-  Value *Offset = B.CreateAnd(B.CreatePtrToInt(Ptr, B.getInt64Ty()), PageBytes - 1);
-  Value *Room = B.CreateSub(B.getInt64(PageBytes - int64_t(Bytes)), Offset, "memcoro.ahead.room");
-  Value *Within = B.CreateBinaryIntrinsic(Intrinsic::smin, B.getInt64(Step * Distance), Room);
-  Within = B.CreateBinaryIntrinsic(Intrinsic::smax, Within, B.getInt64(0));
-  return B.CreatePtrAdd(Ptr, Within, "memcoro.ahead.ptr");
+  Value *Raw = B.CreatePtrAdd(Ptr, B.getInt64(Step * Distance), "memcoro.ahead.ptr");
+  if (!Clamped)
+    return Raw;
+  SCEVExpander Expander(A.SE, A.DL, "memcoro.ahead");
+  const SCEV *Last = AR->evaluateAtIteration(A.SE.getBackedgeTakenCount(&Level), A.SE);
+  Value *LastPtr = Expander.expandCodeFor(Last, Ptr->getType(), Level.getLoopPreheader()->getTerminator());
+  return B.CreateSelect(B.CreateICmpULT(Raw, LastPtr), Raw, LastPtr, "memcoro.ahead.clamped");
+}
+
+/// i1: whether the element \p Distance iterations ahead lies in the page of
+/// the one \p Stream has just read: then reading it cannot fault, whatever
+/// the loop does to its bound. A read ahead that would cross into the next
+/// page is skipped (one in 4096 / (step * distance)).
+Value *aheadInPage(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, unsigned Distance) {
+  auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Stream->getPointerOperand()));
+  int64_t Step = cast<SCEVConstant>(AR->getStepRecurrence(A.SE))->getAPInt().getSExtValue();
+  int64_t LastByte = Step * Distance + int64_t(A.DL.getTypeStoreSize(Stream->getType())) - 1;
+  Value *Here = B.CreatePtrToInt(Stream->getPointerOperand(), B.getInt64Ty());
+  Value *Apart = B.CreateXor(Here, B.CreateAdd(Here, B.getInt64(LastByte)));
+  return B.CreateICmpULT(Apart, B.getInt64(PageBytes), "memcoro.ahead.inpage");
 }
 
 /// Without a known trip count, the page past the loop's end holds what the
@@ -496,9 +504,13 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
         Before = P.Stream->getNextNode();
       IRBuilder<> B(Before);
       B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
-      if (llvm::Value *InRange = P.ClampedToTripCount ? nullptr : aheadInRange(B, P.Stream, Level, P.Distance))
-        B.SetInsertPoint(SplitBlockAndInsertIfThen(InRange, B.GetInsertPoint(), /*Unreachable=*/false, nullptr,
-                                                   &DTU, &A.LI));
+      if (!P.ClampedToTripCount) {
+        llvm::Value *Go = aheadInPage(A, B, P.Stream, P.Distance);
+        if (llvm::Value *InRange = aheadInRange(B, P.Stream, Level, P.Distance))
+          Go = B.CreateAnd(InRange, Go);
+        B.SetInsertPoint(
+            SplitBlockAndInsertIfThen(Go, B.GetInsertPoint(), /*Unreachable=*/false, nullptr, &DTU, &A.LI));
+      }
       llvm::Value *Addr = aheadAddress(A, B, P.Stream, Level, P.Distance, P.ClampedToTripCount);
       auto *Load = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
       Value = After = Load;

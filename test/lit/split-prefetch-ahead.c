@@ -34,20 +34,21 @@
 // IR-NEXT: [[BEGIN:%.*]] = load i64, ptr [[BEGINP]], align 8
 // IR-NEXT: [[ADJ:%.*]] = getelementptr i32, ptr %1, i64 [[BEGIN]]
 // IR-NEXT: call void @llvm.prefetch.p0(ptr [[ADJ]], i32 0, i32 3, i32 1)
-// The edge loop's bound is re-read after the store: only while e + 64 is
-// below the bound (a branch, as pfd's `if (e + d < end)`), adj[] is read 64
-// ahead within the page of adj[e], and parent[] of it prefetched.
+// The edge loop's bound is re-read after the store: adj[] is read 64 ahead
+// only while e + 64 is below the bound (a branch, as pfd's `if (e + d <
+// end)`) and the element lies in the page of adj[e], and parent[] of it is
+// prefetched.
 // IR: [[V:%.*]] = load i32, ptr [[VP:%.*]], align 4
-// IR-NEXT: [[E64:%.*]] = add i64 [[E:%.*]], 64
-// IR-NEXT: [[GUARD:%.*]] = icmp ult i64 [[E64]], [[BOUND:%.*]]
-// IR-NEXT: br i1 [[GUARD]], label %[[AHEAD:.*]], label %[[BODY:.*]]
-// IR: [[AHEAD]]:
 // IR-NEXT: [[A:%.*]] = ptrtoint ptr [[VP]] to i64
-// IR-NEXT: [[AO:%.*]] = and i64 [[A]], 4095
-// IR-NEXT: [[ROOM:%.*]] = sub nsw i64 4092, [[AO]]
-// IR-NEXT: [[MIN:%.*]] = {{.*}} @llvm.smin.i64(i64 [[ROOM]], i64 256)
-// IR-NEXT: [[BYTES:%.*]] = {{.*}} @llvm.smax.i64(i64 [[MIN]], i64 0)
-// IR-NEXT: [[VA:%.*]] = getelementptr i8, ptr [[VP]], i64 [[BYTES]]
+// IR-NEXT: [[AL:%.*]] = add i64 [[A]], 259
+// IR-NEXT: [[X:%.*]] = xor i64 [[AL]], [[A]]
+// IR-NEXT: [[PAGE:%.*]] = icmp ult i64 [[X]], 4096
+// IR-NEXT: [[E64:%.*]] = add i64 [[E:%.*]], 64
+// IR-NEXT: [[RANGE:%.*]] = icmp ult i64 [[E64]], [[BOUND:%.*]]
+// IR-NEXT: [[GO:%.*]] = and i1 [[RANGE]], [[PAGE]]
+// IR-NEXT: br i1 [[GO]], label %[[AHEAD:.*]], label %[[BODY:.*]]
+// IR: [[AHEAD]]:
+// IR-NEXT: [[VA:%.*]] = getelementptr i8, ptr [[VP]], i64 256
 // IR-NEXT: [[W:%.*]] = load i32, ptr [[VA]], align 1
 // IR-NEXT: [[WX:%.*]] = zext i32 [[W]] to i64
 // IR-NEXT: [[PP:%.*]] = getelementptr i64, ptr %2, i64 [[WX]]
