@@ -504,12 +504,15 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
         Before = P.Stream->getNextNode();
       IRBuilder<> B(Before);
       B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
-      if (!P.ClampedToTripCount) {
-        llvm::Value *Go = aheadInPage(A, B, P.Stream, P.Distance);
-        if (llvm::Value *InRange = aheadInRange(B, P.Stream, Level, P.Distance))
-          Go = B.CreateAnd(InRange, Go);
+      // The exit test first: on a short edge list it is the only cost.
+      auto branchOn = [&](llvm::Value *Cond) {
         B.SetInsertPoint(
-            SplitBlockAndInsertIfThen(Go, B.GetInsertPoint(), /*Unreachable=*/false, nullptr, &DTU, &A.LI));
+            SplitBlockAndInsertIfThen(Cond, B.GetInsertPoint(), /*Unreachable=*/false, nullptr, &DTU, &A.LI));
+      };
+      if (!P.ClampedToTripCount) {
+        if (llvm::Value *InRange = aheadInRange(B, P.Stream, Level, P.Distance))
+          branchOn(InRange);
+        branchOn(aheadInPage(A, B, P.Stream, P.Distance));
       }
       llvm::Value *Addr = aheadAddress(A, B, P.Stream, Level, P.Distance, P.ClampedToTripCount);
       auto *Load = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");

@@ -36,17 +36,18 @@
 // IR-NEXT: call void @llvm.prefetch.p0(ptr [[ADJ]], i32 0, i32 3, i32 1)
 // The edge loop's bound is re-read after the store: adj[] is read 64 ahead
 // only while e + 64 is below the bound (a branch, as pfd's `if (e + d <
-// end)`) and the element lies in the page of adj[e], and parent[] of it is
-// prefetched.
+// end)`, the only cost on a short list) and the element lies in the page of
+// adj[e]; parent[] of it is prefetched.
 // IR: [[V:%.*]] = load i32, ptr [[VP:%.*]], align 4
+// IR-NEXT: [[E64:%.*]] = add i64 [[E:%.*]], 64
+// IR-NEXT: [[RANGE:%.*]] = icmp ult i64 [[E64]], [[BOUND:%.*]]
+// IR-NEXT: br i1 [[RANGE]], label %[[INRANGE:.*]], label %[[BODY:.*]]
+// IR: [[INRANGE]]:
 // IR-NEXT: [[A:%.*]] = ptrtoint ptr [[VP]] to i64
 // IR-NEXT: [[AL:%.*]] = add i64 [[A]], 259
 // IR-NEXT: [[X:%.*]] = xor i64 [[AL]], [[A]]
 // IR-NEXT: [[PAGE:%.*]] = icmp ult i64 [[X]], 4096
-// IR-NEXT: [[E64:%.*]] = add i64 [[E:%.*]], 64
-// IR-NEXT: [[RANGE:%.*]] = icmp ult i64 [[E64]], [[BOUND:%.*]]
-// IR-NEXT: [[GO:%.*]] = and i1 [[RANGE]], [[PAGE]]
-// IR-NEXT: br i1 [[GO]], label %[[AHEAD:.*]], label %[[BODY:.*]]
+// IR-NEXT: br i1 [[PAGE]], label %[[AHEAD:.*]], label %[[BODY]]
 // IR: [[AHEAD]]:
 // IR-NEXT: [[VA:%.*]] = getelementptr i8, ptr [[VP]], i64 256
 // IR-NEXT: [[W:%.*]] = load i32, ptr [[VA]], align 1
