@@ -16,9 +16,9 @@
 //     adds what the core cannot do, fetching beyond its reorder window.
 // The loop is not interleaved, so nothing of the contract is at stake; what
 // must hold is that the added loads never fault:
-//   - the sequence is read D elements ahead, clamped to the last element the
-//     loop reads when its trip count is known before it starts (the address
-//     is then one the loop reads); else it is made only when the element lies
+//   - the sequence is read D elements ahead only when that element is at
+//     most the last one the loop reads, when its trip count is known before
+//     it starts (the address is then one the loop reads); else only when it lies
 //     in the page of the element the loop has just read (an x86 page is at
 //     least 4 KiB and mapped as a whole), and while the loop's exit test says
 //     the element is in range;
@@ -239,7 +239,7 @@ bool PrefetchAheadPlanner::isSequenceLoad(LoadInst &Load, Loop &Level) const {
 }
 
 /// Whether the loop's last iteration is known before it starts, through its
-/// only exit, so that a read ahead can be clamped to an element it reads.
+/// only exit, so that a read ahead can be bounded by an element it reads.
 bool PrefetchAheadPlanner::tripCountKnown(Loop &Level) const {
   if (!Level.getLoopPreheader() || Level.getExitingBlock() != Level.getLoopLatch())
     return false;
@@ -423,21 +423,22 @@ std::string accessName(Instruction &Access) {
                                                                  : Kind + " of the loop without a source place";
 }
 
-/// The look-ahead address of \p Stream \p Distance iterations ahead, at \p B
-/// (after the sequence load); with a known trip count, clamped to the last
-/// element.
-Value *aheadAddress(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, Loop &Level, unsigned Distance,
-                    bool Clamped) {
+/// The look-ahead address of \p Stream \p Distance iterations ahead.
+Value *aheadAddress(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, unsigned Distance) {
   auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Stream->getPointerOperand()));
   int64_t Step = cast<SCEVConstant>(AR->getStepRecurrence(A.SE))->getAPInt().getSExtValue();
-  Value *Ptr = Stream->getPointerOperand();
-  Value *Raw = B.CreatePtrAdd(Ptr, B.getInt64(Step * Distance), "memcoro.ahead.ptr");
-  if (!Clamped)
-    return Raw;
+  return B.CreatePtrAdd(Stream->getPointerOperand(), B.getInt64(Step * Distance), "memcoro.ahead.ptr");
+}
+
+/// i1, with a trip count known before the loop: whether \p Ahead is at most
+/// the last element, one the loop reads. Past it, nothing is read ahead (a
+/// short frontier, or the loop's last iterations, costs one branch each).
+Value *aheadBeforeEnd(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, Loop &Level, Value *Ahead) {
+  auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Stream->getPointerOperand()));
   SCEVExpander Expander(A.SE, A.DL, "memcoro.ahead");
   const SCEV *Last = AR->evaluateAtIteration(A.SE.getBackedgeTakenCount(&Level), A.SE);
-  Value *LastPtr = Expander.expandCodeFor(Last, Ptr->getType(), Level.getLoopPreheader()->getTerminator());
-  return B.CreateSelect(B.CreateICmpULT(Raw, LastPtr), Raw, LastPtr, "memcoro.ahead.clamped");
+  Value *LastPtr = Expander.expandCodeFor(Last, Ahead->getType(), Level.getLoopPreheader()->getTerminator());
+  return B.CreateICmpULE(Ahead, LastPtr, "memcoro.ahead.inrange");
 }
 
 /// i1: whether the element \p Distance iterations ahead lies in the page of
@@ -509,12 +510,14 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
         B.SetInsertPoint(
             SplitBlockAndInsertIfThen(Cond, B.GetInsertPoint(), /*Unreachable=*/false, nullptr, &DTU, &A.LI));
       };
-      if (!P.ClampedToTripCount) {
+      llvm::Value *Addr = aheadAddress(A, B, P.Stream, P.Distance);
+      if (P.ClampedToTripCount) {
+        branchOn(aheadBeforeEnd(A, B, P.Stream, Level, Addr));
+      } else {
         if (llvm::Value *InRange = aheadInRange(B, P.Stream, Level, P.Distance))
           branchOn(InRange);
         branchOn(aheadInPage(A, B, P.Stream, P.Distance));
       }
-      llvm::Value *Addr = aheadAddress(A, B, P.Stream, Level, P.Distance, P.ClampedToTripCount);
       auto *Load = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
       Value = After = Load;
     }
@@ -553,6 +556,6 @@ void memcoro::printPrefetchAhead(const LoopPlan &Plan, raw_ostream &OS) {
      << "\n";
   for (const AheadPrefetch &P : Plan.PrefetchAhead)
     OS << "  prefetch ahead, " << P.Distance << " iterations, " << P.Loads << " load" << (P.Loads == 1 ? "" : "s")
-       << " ahead, " << (P.ClampedToTripCount ? "clamped to the last iteration" : "within the page")
+       << " ahead, " << (P.ClampedToTripCount ? "up to the last iteration" : "within the page")
        << ":" << *P.Access << "\n";
 }

@@ -201,7 +201,7 @@ struct AheadPrefetch {
   unsigned Distance = 0;
   /// Loads made ahead on the way to the address, the sequence's included.
   unsigned Loads = 1;
-  /// The read ahead is clamped to the loop's last element (its trip count is
+  /// The read ahead is bounded by the loop's last element (its trip count is
   /// known when it starts), not to the page of the element just read.
   bool ClampedToTripCount = false;
   /// And the loop does not write the sequence: the value read ahead is the

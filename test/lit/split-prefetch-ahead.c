@@ -11,24 +11,27 @@
 #include <stdint.h>
 
 // IR-LABEL: define {{.*}} @level(
-// The frontier is read 32 ahead, clamped to its last element (the trip count
+// The frontier is read 32 ahead only up to its last element (the trip count
 // is known before the loop), and offsets[] of that vertex prefetched.
 // IR: [[LAST:%.*]] = getelementptr i8, ptr {{.*}}, i64 -4
 // IR: [[U:%.*]] = load i32, ptr [[UP:%.*]], align 4
 // IR-NEXT: [[RAW:%.*]] = getelementptr i8, ptr [[UP]], i64 128
-// IR-NEXT: [[IN:%.*]] = icmp ult ptr [[RAW]], [[LAST]]
-// IR-NEXT: [[AHEAD:%.*]] = select i1 [[IN]], ptr [[RAW]], ptr [[LAST]]
-// IR-NEXT: [[UA:%.*]] = load i32, ptr [[AHEAD]], align 1
+// IR-NEXT: [[PAST:%.*]] = icmp ugt ptr [[RAW]], [[LAST]]
+// IR-NEXT: br i1 [[PAST]], label %[[NEXT:.*]], label %[[AHEAD1:.*]]
+// IR: [[AHEAD1]]:
+// IR-NEXT: [[UA:%.*]] = load i32, ptr [[RAW]], align 1
 // IR-NEXT: [[UAX:%.*]] = zext i32 [[UA]] to i64
 // IR-NEXT: [[OFF:%.*]] = getelementptr i64, ptr %0, i64 [[UAX]]
 // IR-NEXT: call void @llvm.prefetch.p0(ptr [[OFF]], i32 0, i32 3, i32 1)
 // The pragma asserts that no other iteration writes frontier[i + 16]: its
 // value is the loop's own, and offsets[] of it may be loaded ahead, for the
 // first line of the vertex's edges (pfd's adj[offsets[frontier[i + d/2]]]).
-// IR: [[RAW16:%.*]] = getelementptr i8, ptr [[UP]], i64 64
-// IR-NEXT: [[IN16:%.*]] = icmp ult ptr [[RAW16]], [[LAST]]
-// IR-NEXT: [[AHEAD16:%.*]] = select i1 [[IN16]], ptr [[RAW16]], ptr [[LAST]]
-// IR-NEXT: [[U16:%.*]] = load i32, ptr [[AHEAD16]], align 1
+// IR: [[NEXT]]:
+// IR-NEXT: [[RAW16:%.*]] = getelementptr i8, ptr [[UP]], i64 64
+// IR-NEXT: [[PAST16:%.*]] = icmp ugt ptr [[RAW16]], [[LAST]]
+// IR-NEXT: br i1 [[PAST16]], label %{{.*}}, label %[[AHEAD2:.*]]
+// IR: [[AHEAD2]]:
+// IR-NEXT: [[U16:%.*]] = load i32, ptr [[RAW16]], align 1
 // IR-NEXT: [[U16X:%.*]] = zext i32 [[U16]] to i64
 // IR-NEXT: [[BEGINP:%.*]] = getelementptr i64, ptr %0, i64 [[U16X]]
 // IR-NEXT: [[BEGIN:%.*]] = load i64, ptr [[BEGINP]], align 8
@@ -39,6 +42,7 @@
 // end)`, the only cost on a short list) and the element lies in the page of
 // adj[e]; parent[] of it is prefetched.
 // IR: [[V:%.*]] = load i32, ptr [[VP:%.*]], align 4
+// IR-NEXT: [[VA:%.*]] = getelementptr i8, ptr [[VP]], i64 256
 // IR-NEXT: [[E64:%.*]] = add i64 [[E:%.*]], 64
 // IR-NEXT: [[RANGE:%.*]] = icmp ult i64 [[E64]], [[BOUND:%.*]]
 // IR-NEXT: br i1 [[RANGE]], label %[[INRANGE:.*]], label %[[BODY:.*]]
@@ -49,7 +53,6 @@
 // IR-NEXT: [[PAGE:%.*]] = icmp ult i64 [[X]], 4096
 // IR-NEXT: br i1 [[PAGE]], label %[[AHEAD:.*]], label %[[BODY]]
 // IR: [[AHEAD]]:
-// IR-NEXT: [[VA:%.*]] = getelementptr i8, ptr [[VP]], i64 256
 // IR-NEXT: [[W:%.*]] = load i32, ptr [[VA]], align 1
 // IR-NEXT: [[WX:%.*]] = zext i32 [[W]] to i64
 // IR-NEXT: [[PP:%.*]] = getelementptr i64, ptr %2, i64 [[WX]]
@@ -76,13 +79,14 @@ size_t level(const uint64_t *offsets, const uint32_t *adj, int64_t *parent, cons
 }
 
 // IR-LABEL: define {{.*}} @pull(
-// The inner trip count is known at its start: col[] is read 64 ahead,
-// clamped to the neighbour list's last element.
+// The inner trip count is known at its start: col[] is read 64 ahead up to
+// the neighbour list's last element.
 // IR: [[C:%.*]] = load i32, ptr [[CP:%.*]], align 4
 // IR-NEXT: [[CRAW:%.*]] = getelementptr i8, ptr [[CP]], i64 256
-// IR-NEXT: [[CIN:%.*]] = icmp ult ptr [[CRAW]], [[CLAST:%.*]]
-// IR-NEXT: [[CA:%.*]] = select i1 [[CIN]], ptr [[CRAW]], ptr [[CLAST]]
-// IR-NEXT: [[CV:%.*]] = load i32, ptr [[CA]], align 1
+// IR-NEXT: [[CPAST:%.*]] = icmp ugt ptr [[CRAW]], [[CLAST:%.*]]
+// IR-NEXT: br i1 [[CPAST]], label %{{.*}}, label %[[CAHEAD:.*]]
+// IR: [[CAHEAD]]:
+// IR-NEXT: [[CV:%.*]] = load i32, ptr [[CRAW]], align 1
 // IR-NEXT: [[CVX:%.*]] = zext i32 [[CV]] to i64
 // IR-NEXT: [[CONTRIB:%.*]] = getelementptr i64, ptr %2, i64 [[CVX]]
 // IR-NEXT: call void @llvm.prefetch.p0(ptr [[CONTRIB]], i32 0, i32 3, i32 1)
@@ -96,7 +100,7 @@ void pull(const uint64_t *rowptr, const uint32_t *col, const uint64_t *contrib, 
   }
 }
 
-// REMARK: split-prefetch-ahead.c:[[#@LINE-34]]:3: remark: loop turned into a prefetching loop in serial order: prefetching 'offsets[...]' 32 iterations ahead, 'adj[...]' 16 iterations ahead (through 2 loads ahead), 'parent[...]' 64 iterations ahead in the inner loop; its first-writer-wins test must run in iteration order, and interleaved iterations would wait behind long ones for their turn
+// REMARK: split-prefetch-ahead.c:[[#@LINE-35]]:3: remark: loop turned into a prefetching loop in serial order: prefetching 'offsets[...]' 32 iterations ahead, 'adj[...]' 16 iterations ahead (through 2 loads ahead), 'parent[...]' 64 iterations ahead in the inner loop; its first-writer-wins test must run in iteration order, and interleaved iterations would wait behind long ones for their turn
 // REMARK: split-prefetch-ahead.c:[[#@LINE-9]]:3: remark: loop turned into a prefetching loop in serial order: prefetching 'contrib[...]' 64 iterations ahead in the inner loop; the processor already overlaps the inner loop's independent loads, and prefetches ahead add what lies beyond its reorder window
 // DIST: prefetching 'offsets[...]' 8 iterations ahead, 'adj[...]' 4 iterations ahead (through 2 loads ahead), 'parent[...]' 8 iterations ahead in the inner loop
 // DIST: prefetching 'contrib[...]' 8 iterations ahead in the inner loop
