@@ -1,5 +1,6 @@
-// cost_inner_loop: a pull PageRank-like neighbour sum: the inner loop's loads are independent, the core overlaps them: kept in serial order, nbr[] read ahead and contrib[] prefetched ahead.
+// cost_inner_loop: a pull PageRank-like neighbour sum: the inner loop's loads are independent, the core overlaps them, and nothing else misses: serial.
 // cost-model: on
+// expect: serial
 #include "common.h"
 struct range { uint32_t begin, end; };
 int main(int argc, char **argv) {

@@ -1,9 +1,7 @@
 // Tests the cost model of memcoro-split's plan (split/SplitCost.cpp): each
 // decision, its remark, the loop left serial when nothing is worth a
 // suspension, and the two ways to insist (the clause, the driver flag).
-// The prefetch-ahead code generator, which would take the overlapped inner
-// loops, is off here: split-prefetch-ahead.c tests it.
-// RUN: %memcoro-cc -fno-memcoro-adapt -O2 -ffast-math -mllvm -memcoro-prefetch-ahead=0 -Rpass=memcoro -Rpass-missed=memcoro -Rpass-analysis=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %memcoro-cc -fno-memcoro-adapt -O2 -ffast-math -Rpass=memcoro -Rpass-missed=memcoro -Rpass-analysis=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %memcoro-cc -fno-memcoro-adapt -O2 -ffast-math -fno-memcoro-cost-model -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 #include <stddef.h>
 #include <stdint.h>

@@ -3,10 +3,8 @@
 // (a neighbour sum), and keep their suspensions when the body is so long per
 // load that the window holds only a few of them (k-mer counting: four hashes
 // per counter). -memcoro-overlap-window moves the line.
-// The loops the cost model leaves serial for their overlapped inner loads are
-// judged with the prefetch-ahead code generator off (split-prefetch-ahead.c).
-// RUN: %memcoro-cc -fno-memcoro-adapt -O2 -mllvm -memcoro-prefetch-ahead=0 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
-// RUN: %memcoro-cc -fno-memcoro-adapt -O2 -mllvm -memcoro-prefetch-ahead=0 -mllvm -memcoro-overlap-window=1000 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE
+// RUN: %memcoro-cc -fno-memcoro-adapt -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %memcoro-cc -fno-memcoro-adapt -O2 -mllvm -memcoro-overlap-window=1000 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE
 #include <stdint.h>
 
 void neighbour_sum(float *out, const float *contrib, const int64_t *index, const int32_t *neighs, int64_t n) {

@@ -1,10 +1,12 @@
 // The prefetch-ahead code generator (split/PrefetchAhead.cpp): an ordered
-// loop (first writer wins, append) and a neighbour sum the cost model leaves
-// to the core keep their serial order, with prefetches of their misses ahead.
-// RUN: %memcoro-cc -O2 -S -emit-llvm %s -o - | %FileCheck %s --check-prefix=IR
-// RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro 2>%t.remarks
+// loop (first writer wins, append) and, under -memcoro-prefetch-overlapped, a
+// neighbour sum the cost model leaves to the core keep their serial order,
+// with prefetches of their misses ahead.
+// RUN: %memcoro-cc -O2 -S -emit-llvm %s -o - -mllvm -memcoro-prefetch-overlapped | %FileCheck %s --check-prefix=IR
+// RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro -mllvm -memcoro-prefetch-overlapped 2>%t.remarks
 // RUN: %FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro -mllvm -memcoro-prefetch-distance=8 2>&1 | %FileCheck %s --check-prefix=DIST
+// RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro -mllvm -memcoro-prefetch-overlapped -mllvm -memcoro-prefetch-distance=8 2>&1 | %FileCheck %s --check-prefix=DIST
+// RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro -Rpass-missed=memcoro 2>&1 | %FileCheck %s --check-prefix=DEFAULT
 // RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro -Rpass-missed=memcoro -mllvm -memcoro-prefetch-ahead=0 2>&1 | %FileCheck %s --check-prefix=NOAHEAD
 // RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro -fno-memcoro-cost-model 2>&1 | %FileCheck %s --check-prefix=INSIST
 #include <stddef.h>
@@ -104,6 +106,8 @@ void pull(const uint64_t *rowptr, const uint32_t *col, const uint64_t *contrib, 
 // REMARK: split-prefetch-ahead.c:[[#@LINE-9]]:3: remark: loop turned into a prefetching loop in serial order: prefetching 'contrib[...]' 64 iterations ahead in the inner loop; the processor already overlaps the inner loop's independent loads, and prefetches ahead add what lies beyond its reorder window
 // DIST: prefetching 'offsets[...]' 8 iterations ahead, 'adj[...]' 4 iterations ahead (through 2 loads ahead), 'parent[...]' 8 iterations ahead in the inner loop
 // DIST: prefetching 'contrib[...]' 8 iterations ahead in the inner loop
+// DEFAULT: remark: loop turned into a prefetching loop in serial order
+// DEFAULT: remark: marked loop left serial: no access in the loop is worth a suspension
 // NOAHEAD: remark: loop turned into 16 interleaved coroutines: 2 suspension points, ring dispatch
 // NOAHEAD: remark: marked loop left serial: no access in the loop is worth a suspension
 // INSIST-NOT: prefetching loop
