@@ -97,6 +97,11 @@ std::optional<SerialReason> planLoop(const SplitAnalyses &A, LoopPlan &Plan, boo
     Why = Legality.checkPlan();
   if (!Why)
     Why = planOrdered(A, Plan);
+  // An ordered or overlapped loop may do better in its own order.
+  if (choosePrefetchAhead(A, Plan, Why)) {
+    Legality.revert();
+    return std::nullopt;
+  }
   if (!Why) {
     Plan.AmuKeptStatic = chooseAmuDispatch(Plan);
     planEarlyExits(A, Plan);
@@ -122,6 +127,12 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     limitInFlightForNest(Plan, NestTrips);
   emitCostRemarks(Plan, ORE);
   emitProfileRemarks(Plan, ORE);
+  if (!Why && !Plan.PrefetchAhead.empty()) {
+    // Not interleaved: the loop stays a loop, and ordinary again.
+    emitPrefetchAhead(A, Plan, ORE);
+    unmarkLoop(L);
+    return false;
+  }
   if (Why) {
     if (Why->Quiet)
       return false;
@@ -328,6 +339,11 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
     LoopPlan Plan(*L);
     if (std::optional<SerialReason> Why = planLoop(A, Plan, hasTwin(LI, *L), /*Keep=*/false)) {
       OS << "left serial (" << Why->Tag << "): " << Why->Text << "\n";
+      continue;
+    }
+    if (!Plan.PrefetchAhead.empty()) {
+      OS << "prefetched ahead\n";
+      printPrefetchAhead(Plan, OS);
       continue;
     }
     OS << "interleaved\n";

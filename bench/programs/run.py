@@ -57,7 +57,7 @@ def build(driver, src, out, flags):
         m = REMARK.match(line.strip())
         if not m or "loop marked for coroutine interleaving" in m["text"]:
             continue
-        if m["kind"] or "interleaved coroutines" in m["text"]:
+        if m["kind"] or "interleaved coroutines" in m["text"] or "prefetching loop" in m["text"]:
             outcomes.append((f"{os.path.basename(m['file'])}:{m['line']}", m["text"], not m["kind"]))
     return outcomes
 

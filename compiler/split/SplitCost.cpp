@@ -309,7 +309,7 @@ void SuspensionCostModel::run(SmallPtrSetImpl<Instruction *> &Candidates) {
   const auto *Remote = A.RAI.lookup(&L);
   if (!Remote)
     return;
-  if (!UseCostModel || findOptionMDForLoop(&L, InsistMD)) {
+  if (!costModelApplies(L)) {
     LLVM_DEBUG(dbgs() << "memcoro-split: cost model off for loop " << L.getHeader()->getName()
                       << ": every remote access is a suspension candidate\n");
     return;
@@ -341,6 +341,8 @@ void SuspensionCostModel::run(SmallPtrSetImpl<Instruction *> &Candidates) {
   }
   NumNotWorth += Plan.NotWorth.size();
 }
+
+bool memcoro::costModelApplies(const Loop &L) { return UseCostModel && !findOptionMDForLoop(&L, InsistMD); }
 
 std::optional<SerialReason> memcoro::applyCostModel(const SplitAnalyses &A, LoopPlan &Plan,
                                                     SmallPtrSetImpl<Instruction *> &Candidates) {

@@ -20,6 +20,8 @@
 //   split/PipelineScheduler.cpp, split/CompactRingScheduler.cpp,
 //   split/Amu*Scheduler.cpp one code generator per scheduler, behind
 //                           SchedulerCodeGen
+//   split/PrefetchAhead.cpp the loop kept in serial order, its misses
+//                           prefetched ahead instead of interleaved
 //   split/SplitCheck.cpp    -memcoro-check: every access reported to the
 //                           checking runtime with its iteration
 //
@@ -198,6 +200,25 @@ struct ProfiledAccess {
   llvm::Instruction *By = nullptr;
 };
 
+/// A remote access whose line a loop kept in serial order prefetches ahead
+/// (PrefetchAhead.cpp): its address computed from the value a sequence load
+/// reads Distance iterations of the sequence's loop ahead.
+struct AheadPrefetch {
+  llvm::Instruction *Access = nullptr;
+  llvm::LoadInst *Stream = nullptr;
+  unsigned Distance = 0;
+  /// Loads made ahead on the way to the address, the sequence's included.
+  unsigned Loads = 1;
+  /// The read ahead is bounded by the loop's last element (its trip count is
+  /// known when it starts), not to the page of the element just read.
+  bool ClampedToTripCount = false;
+  /// And the loop does not write the sequence: the value read ahead is the
+  /// loop's own, and may address further loads ahead.
+  bool ValueKnown = false;
+};
+/// Why the planner kept a loop in serial order with prefetches ahead.
+enum class PrefetchAheadReason { Turns, Overlapped };
+
 /// Why a marked loop stays serial: what its missed remark says, and where.
 struct SerialReason {
   const char *Tag;
@@ -315,6 +336,10 @@ struct LoopPlan {
   /// The static AMU scheduler runs the loop although another was asked for:
   /// it has code in iteration order (chooseAmuDispatch).
   bool AmuKeptStatic = false;
+  /// Not interleaved at all: the loop keeps its order, its misses prefetched
+  /// ahead (PrefetchAhead.cpp); the rest of the plan is not carried out.
+  llvm::SmallVector<AheadPrefetch, 2> PrefetchAhead;
+  PrefetchAheadReason PrefetchAheadWhy = PrefetchAheadReason::Turns;
   /// -memcoro-scavenge: nanoseconds a suspension with no other iteration to
   /// run hands to the thread's scavengers (ScavengeScheduler.cpp); 0: none.
   unsigned ScavengeNs = 0;
@@ -404,6 +429,17 @@ void nestSerialCopy(llvm::BasicBlock *Ph, llvm::BasicBlock *Header, llvm::BasicB
 /// none is left, the reason the loop stays serial.
 std::optional<SerialReason> applyCostModel(const SplitAnalyses &A, LoopPlan &Plan,
                                            llvm::SmallPtrSetImpl<llvm::Instruction *> &Candidates);
+/// Whether the cost model judges \p L: it is on, and the pragma does not insist.
+bool costModelApplies(const llvm::Loop &L);
+/// The prefetch-ahead code generator (PrefetchAhead.cpp). Given the plan and
+/// why it would stay serial (\p Why), whether the loop is better kept in
+/// serial order with prefetches ahead (an ordered loop waiting for turns, or
+/// one whose inner loads the core overlaps); if so, fills Plan.PrefetchAhead.
+bool choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const std::optional<SerialReason> &Why);
+/// Inserts the planned prefetches, and says so in a remark.
+void emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
+/// The prefetches, for print<memcoro-plan>.
+void printPrefetchAhead(const LoopPlan &Plan, llvm::raw_ostream &OS);
 /// One -Rpass-analysis=memcoro remark per access the cost model left without
 /// a suspension.
 void emitCostRemarks(const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);

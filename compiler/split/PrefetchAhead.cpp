@@ -1,0 +1,569 @@
+//===- PrefetchAhead.cpp - serial order, the misses prefetched ahead -------===//
+//
+// A code generator of memcoro-split that interleaves nothing: the marked loop
+// keeps its order and its body, and each remote access whose address is
+// computed from an affine sequence (`parent[adj[e]]`, `offsets[frontier[i]]`,
+// `contrib[col[k]]`) gets a prefetch of the address the loop will compute D
+// iterations later, read from the sequence D elements ahead: what users write
+// by hand as a prefetch distance (bench/kernels/bfs.cpp, `bfs_pfd_level`).
+//
+// The planner (planLoop in Split.cpp) picks it over the coroutine plan where
+// no coroutine schedule beats an ordered or overlapped loop (issues 11, 15, 17):
+//   - the plan's iterations wait for turns at a first-writer-wins test (bfs's
+//     claim and append): the turn holds every slot behind a long iteration;
+//   - under -memcoro-prefetch-overlapped, the cost model keeps the loop
+//     serial because the core already overlaps an inner loop's independent
+//     loads (a neighbour sum): prefetching ahead fetches beyond its reorder
+//     window, but costs the inner loop its vectorisation (off by default).
+// The loop is not interleaved, so nothing of the contract is at stake; what
+// must hold is that the added loads never fault:
+//   - the sequence is read D elements ahead only when that element is at
+//     most the last one the loop reads, when its trip count is known before
+//     it starts (the address is then one the loop reads); else only when it lies
+//     in the page of the element the loop has just read (an x86 page is at
+//     least 4 KiB and mapped as a whole), and while the loop's exit test says
+//     the element is in range;
+//   - a value read ahead is used for a further load (`offsets[...]` on the
+//     way to `adj[offsets[frontier[i + D]]]`) only when its address is one
+//     the loop reads and alias analysis says the loop does not write what was
+//     read, so the value is the one the loop will read: the further load is
+//     then one the loop makes too. Otherwise the value only feeds prefetches,
+//     which never fault.
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "RemoteAccesses.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/DomTreeUpdater.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumPrefetchAheadLoops, "Number of marked loops kept in serial order with prefetches ahead");
+STATISTIC(NumPrefetchesAhead, "Number of prefetches ahead inserted");
+
+static cl::opt<bool> UsePrefetchAhead("memcoro-prefetch-ahead", cl::Hidden, cl::init(true),
+                                      cl::desc("Keep ordered loops and loops whose inner loads the core "
+                                               "overlaps in serial order, prefetching their misses ahead"));
+
+// Off by default: on NPB CG (5 nonzeros a row) and GAP's pull PageRank the
+// inner loop's compare, branch and prefetch kept the core from vectorising
+// and overlapping it as before: 0.67x and 0.96x serial (docs/bench.md).
+static cl::opt<bool> PrefetchOverlapped("memcoro-prefetch-overlapped", cl::Hidden, cl::init(false),
+                                        cl::desc("Also keep loops whose inner loads the core overlaps in "
+                                                 "serial order with prefetches ahead"));
+
+static cl::opt<unsigned> ForcedDistance("memcoro-prefetch-distance", cl::Hidden, cl::init(0),
+                                        cl::desc("Iterations a prefetch ahead looks ahead (0: from the "
+                                                 "instructions per iteration)"));
+
+// A miss costs about 100 ns of DRAM latency, about 1000 instructions' worth on
+// Zen 4 at its usual 2-3 per cycle: a prefetch must be issued that much work
+// ahead. The hand sweeps of bfs at 1 GiB found 64-128 iterations best for its
+// 10-15 instruction loops (docs/bench.md).
+static constexpr unsigned InstructionsPerMiss = 1024;
+static constexpr unsigned MinDistance = 16, MaxDistance = 128;
+// The smallest page of the targets memcoro runs on: a read within the page of
+// an address the loop has just read cannot fault.
+static constexpr int64_t PageBytes = 4096;
+
+namespace {
+
+/// One remote access's prefetch ahead, as planned: which access, through
+/// which sequence load, how far, and the look-ahead loads on the way.
+struct Target {
+  LoadInst *Stream;
+  bool Clamped;
+  bool ValueKnown;
+};
+
+/// The address of an access as of a later iteration of \p Level: the
+/// instructions between the sequence load \p Stream and the address, cloned
+/// with the sequence read ahead. Header phis of loops inside \p Level are
+/// taken at their entry (the first inner iteration's address).
+class AheadChain {
+public:
+  AheadChain(const SplitAnalyses &A, Loop &Level, LoadInst *Stream, bool StreamTrusted)
+      : A(A), Level(Level), Stream(Stream), StreamTrusted(StreamTrusted) {}
+
+  /// Whether \p V can be computed ahead; records what to clone.
+  bool visit(Value *V, unsigned Depth = 16);
+  bool trusted(Value *V) const { return !Untrusted.contains(V); }
+  /// Look-ahead loads, the sequence's included.
+  unsigned loads() const { return Loads + 1; }
+  /// Emits the clones at \p B, the sequence's value ahead being \p Ahead; returns \p V's clone.
+  Value *emit(IRBuilder<> &B, Value *Ahead, Value *V);
+
+private:
+  Value *resolve(Value *V) const;
+
+  const SplitAnalyses &A;
+  Loop &Level;
+  LoadInst *Stream;
+  bool StreamTrusted;
+  unsigned Loads = 0;
+  SetVector<Instruction *> Order;
+  SmallPtrSet<Value *, 8> Visited, Untrusted;
+  DenseMap<Value *, Value *> Entry, Clones;
+};
+
+} // namespace
+
+bool AheadChain::visit(Value *V, unsigned Depth) {
+  if (Visited.contains(V))
+    return true;
+  auto done = [&](bool Trusted) {
+    Visited.insert(V);
+    if (!Trusted)
+      Untrusted.insert(V);
+    return true;
+  };
+  if (V == Stream)
+    return done(StreamTrusted);
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !Level.contains(I))
+    return done(true);
+  if (Depth == 0)
+    return false;
+  if (auto *Phi = dyn_cast<PHINode>(I)) {
+    Loop *Of = A.LI.getLoopFor(Phi->getParent());
+    BasicBlock *Pre = Of ? Of->getLoopPreheader() : nullptr;
+    if (Of == &Level || Of->getHeader() != Phi->getParent() || !Pre)
+      return false;
+    Value *In = Phi->getIncomingValueForBlock(Pre);
+    if (!visit(In, Depth - 1))
+      return false;
+    Entry[Phi] = In;
+    return done(trusted(In));
+  }
+  if (auto *Load = dyn_cast<LoadInst>(I)) {
+    // Loaded ahead only from an address the loop reads in a later iteration:
+    // the load runs in every iteration of Level, and its address is computed
+    // from values equal to the loop's own.
+    Value *Ptr = Load->getPointerOperand();
+    if (!Load->isSimple() || A.LI.getLoopFor(Load->getParent()) != &Level ||
+        !A.DT.dominates(Load->getParent(), Level.getLoopLatch()) || !visit(Ptr, Depth - 1) || !trusted(Ptr)) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: no load ahead of" << *Load << ": its address is not one the loop reads\n");
+      return false;
+    }
+    ++Loads;
+    Order.insert(Load);
+    Instruction *Writer = firstWriterIn(A, Level, MemoryLocation::get(Load));
+    LLVM_DEBUG(if (Writer) dbgs() << "memcoro-split: the value of" << *Load
+                                  << " read ahead feeds prefetches only: the loop may write it at" << *Writer
+                                  << "\n");
+    return done(!Writer);
+  }
+  if (!(isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I)) ||
+      !isSafeToSpeculativelyExecute(I))
+    return false;
+  bool Trusted = true;
+  for (Value *Op : I->operands()) {
+    if (!visit(Op, Depth - 1))
+      return false;
+    Trusted &= trusted(Op);
+  }
+  Order.insert(I);
+  return done(Trusted);
+}
+
+Value *AheadChain::resolve(Value *V) const {
+  while (Entry.contains(V))
+    V = Entry.lookup(V);
+  return Clones.lookup(V) ? Clones.lookup(V) : V;
+}
+
+Value *AheadChain::emit(IRBuilder<> &B, Value *Ahead, Value *V) {
+  Clones[Stream] = Ahead;
+  for (Instruction *I : Order) {
+    if (Clones.contains(I))
+      continue;
+    Instruction *C = I->clone();
+    for (Use &Op : C->operands())
+      Op.set(resolve(Op.get()));
+    // Flags and facts true of the loop's values need not hold of values read
+    // early (a value the loop may still overwrite).
+    C->dropPoisonGeneratingFlags();
+    C->dropPoisonGeneratingMetadata();
+    C->dropUnknownNonDebugMetadata({LLVMContext::MD_tbaa});
+    C->setName(I->getName() + ".ahead");
+    B.Insert(C);
+    Clones[I] = C;
+  }
+  return resolve(V);
+}
+
+namespace {
+
+class PrefetchAheadPlanner {
+public:
+  PrefetchAheadPlanner(const SplitAnalyses &A, LoopPlan &Plan) : A(A), Plan(Plan), L(Plan.L) {}
+  void run();
+
+private:
+  std::optional<Target> targetAt(Instruction &Access, Loop &Level);
+  bool isSequenceLoad(LoadInst &Load, Loop &Level) const;
+  bool tripCountKnown(Loop &Level) const;
+  bool writtenBeforeRead(LoadInst &Stream, Loop &Level) const;
+
+  const SplitAnalyses &A;
+  LoopPlan &Plan;
+  Loop &L;
+};
+
+} // namespace
+
+/// A load of an affine sequence of \p Level, rising by a constant step, read
+/// in the loop itself (not an inner one) and before the prefetch it feeds.
+bool PrefetchAheadPlanner::isSequenceLoad(LoadInst &Load, Loop &Level) const {
+  if (!Load.isSimple() || A.LI.getLoopFor(Load.getParent()) != &Level)
+    return false;
+  auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(Load.getPointerOperand()));
+  if (!AR || !AR->isAffine() || AR->getLoop() != &Level)
+    return false;
+  auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(A.SE));
+  return Step && Step->getAPInt().isStrictlyPositive();
+}
+
+/// Whether the loop's last iteration is known before it starts, through its
+/// only exit, so that a read ahead can be bounded by an element it reads.
+bool PrefetchAheadPlanner::tripCountKnown(Loop &Level) const {
+  if (!Level.getLoopPreheader() || Level.getExitingBlock() != Level.getLoopLatch())
+    return false;
+  const SCEV *BTC = A.SE.getBackedgeTakenCount(&Level);
+  if (isa<SCEVCouldNotCompute>(BTC))
+    return false;
+  SCEVExpander Probe(A.SE, A.DL, "memcoro.ahead");
+  return Probe.isSafeToExpandAt(BTC, Level.getLoopPreheader()->getTerminator());
+}
+
+/// Whether the loop may write an element of the sequence before the iteration
+/// that reads it: alias analysis says some store may write the sequence, and
+/// it is not one the pragma's contract excludes. In the marked loop itself
+/// the contract covers a store whose pair with the sequence load the compiler
+/// could not tell apart (Plan.Assumed: other iterations do not reach what an
+/// iteration reads), when the iteration reads its element before it stores
+/// anything.
+bool PrefetchAheadPlanner::writtenBeforeRead(LoadInst &Stream, Loop &Level) const {
+  // Every element is read with the load's type, so its type-based facts hold.
+  MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(Stream.getPointerOperand(), Stream.getAAMetadata());
+  bool ReadFirst = Stream.getParent() == Level.getHeader() &&
+                   none_of(*Level.getHeader(), [&](Instruction &I) {
+                     return I.comesBefore(&Stream) && I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Loc));
+                   });
+  for (BasicBlock *BB : Level.blocks())
+    for (Instruction &I : *BB) {
+      if (!I.mayWriteToMemory() || !isModSet(A.AA.getModRefInfo(&I, Loc)))
+        continue;
+      bool Assumed = &Level == &L && ReadFirst && any_of(Plan.Assumed, [&](const AssumedIndependent &P) {
+                       return (P.Store == &I && P.Other == &Stream) || (P.Store == &Stream && P.Other == &I);
+                     });
+      if (!Assumed) {
+        LLVM_DEBUG(dbgs() << "memcoro-split: the sequence" << Stream << " read ahead feeds prefetches only: the loop may write it at" << I << "\n");
+        return true;
+      }
+    }
+  return false;
+}
+
+std::optional<Target> PrefetchAheadPlanner::targetAt(Instruction &Access, Loop &Level) {
+  Value *Ptr = accessedPointer(Access);
+  // The sequence loads the address depends on, the nearest first.
+  SmallVector<LoadInst *, 4> Streams;
+  SmallVector<Value *, 16> Work = {Ptr};
+  SmallPtrSet<Value *, 16> Seen;
+  while (!Work.empty() && Seen.size() < 32) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Level.contains(I) || !Seen.insert(I).second)
+      continue;
+    if (auto *Load = dyn_cast<LoadInst>(I); Load && I != &Access && isSequenceLoad(*Load, Level))
+      Streams.push_back(Load);
+    if (auto *Phi = dyn_cast<PHINode>(I)) {
+      if (Loop *Of = A.LI.getLoopFor(Phi->getParent()); Of != &Level && Of->getLoopPreheader())
+        Work.push_back(Phi->getIncomingValueForBlock(Of->getLoopPreheader()));
+      continue;
+    }
+    append_range(Work, I->operands());
+  }
+  for (LoadInst *Stream : Streams) {
+    bool Clamped = tripCountKnown(Level) && A.DT.dominates(Stream->getParent(), Level.getLoopLatch());
+    bool ValueKnown = Clamped && !writtenBeforeRead(*Stream, Level);
+    AheadChain Chain(A, Level, Stream, ValueKnown);
+    if (Chain.visit(Ptr))
+      return Target{Stream, Clamped, ValueKnown};
+  }
+  return std::nullopt;
+}
+
+/// Whether one prefetch brings in both addresses, or nearly always does:
+/// fields of one record, or neighbours in one array (offsets[u] and
+/// offsets[u + 1], whose index differs by a constant the casts hide from
+/// scalar evolution).
+static bool nearby(Value *P, Value *Q, const DataLayout &DL) {
+  if (sameLine(P, Q, DL))
+    return true;
+  auto *GP = dyn_cast<GetElementPtrInst>(P), *GQ = dyn_cast<GetElementPtrInst>(Q);
+  if (!GP || !GQ || GP->getNumIndices() != 1 || GQ->getNumIndices() != 1 ||
+      GP->getPointerOperand() != GQ->getPointerOperand() || GP->getSourceElementType() != GQ->getSourceElementType())
+    return false;
+  using namespace PatternMatch;
+  auto split = [](Value *Index) {
+    Value *Base = Index;
+    const APInt *C = nullptr;
+    match(Index, m_ZExtOrSExtOrSelf(m_Value(Base)));
+    if (match(Base, m_Add(m_Value(Base), m_APInt(C))))
+      return std::make_pair(Base, C->getSExtValue());
+    return std::make_pair(Base, int64_t(0));
+  };
+  auto [BaseP, OffP] = split(GP->idx_begin()->get());
+  auto [BaseQ, OffQ] = split(GQ->idx_begin()->get());
+  int64_t Bytes = (OffP - OffQ) * int64_t(DL.getTypeAllocSize(GP->getSourceElementType()).getFixedValue());
+  return BaseP == BaseQ && Bytes > -64 && Bytes < 64;
+}
+
+void PrefetchAheadPlanner::run() {
+  const auto *Remote = A.RAI.lookup(&L);
+  if (!Remote)
+    return;
+  auto distanceFor = [&](Loop &Level) {
+    if (ForcedDistance)
+      return ForcedDistance.getValue();
+    unsigned Work = 0;
+    for (BasicBlock *BB : Level.blocks())
+      if (A.LI.getLoopFor(BB) == &Level)
+        for (Instruction &I : *BB)
+          Work += !isa<PHINode>(I) && !I.isDebugOrPseudoInst();
+    return std::clamp<unsigned>(llvm::bit_floor(InstructionsPerMiss / std::max(Work, 1u)), MinDistance,
+                                MaxDistance);
+  };
+  for (const RemoteAccess &RA : *Remote) {
+    Instruction *Access = RA.Access;
+    if (!isa<LoadInst>(Access) && !isa<StoreInst>(Access))
+      continue;
+    // The innermost loop whose sequence reaches the address: the inner loop's
+    // own for parent[adj[e]], the marked loop's for adj[offsets[frontier[i]]].
+    for (Loop *Level = A.LI.getLoopFor(Access->getParent()); Level && L.contains(Level);
+         Level = Level->getParentLoop()) {
+      std::optional<Target> T = targetAt(*Access, *Level);
+      if (!T)
+        continue;
+      AheadChain Chain(A, *Level, T->Stream, T->ValueKnown);
+      Chain.visit(accessedPointer(*Access));
+      bool Same = any_of(Plan.PrefetchAhead, [&](const AheadPrefetch &P) {
+        return P.Stream == T->Stream && nearby(accessedPointer(*P.Access), accessedPointer(*Access), A.DL);
+      });
+      if (!Same)
+        Plan.PrefetchAhead.push_back({Access, T->Stream, std::max(1u, distanceFor(*Level) / Chain.loads()),
+                                      Chain.loads(), T->Clamped, T->ValueKnown});
+      break;
+    }
+  }
+}
+
+bool memcoro::choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const std::optional<SerialReason> &Why) {
+  if (!UsePrefetchAhead || !costModelApplies(Plan.L))
+    return false;
+  const auto *Remote = A.RAI.lookup(&Plan.L);
+  // Far memory of the AMU is not reached through the cache.
+  if (!Remote || any_of(*Remote, [](const RemoteAccess &RA) { return RA.Reason == RemoteReason::AddressSpace; }))
+    return false;
+  bool HeldByTurn = !Why && Plan.WaitsForTurn && any_of(Plan.Ordered, [](const OrderedPoint &P) {
+                      return P.What == OrderedPoint::FirstWriterWins;
+                    });
+  bool Overlapped = PrefetchOverlapped && Why && StringRef(Why->Tag) == "NotWorthInterleaving" &&
+                    any_of(Plan.NotWorth, [](const NotSuspended &N) { return N.What == NotSuspended::OverlappedInnerLoop; });
+  if (!HeldByTurn && !Overlapped)
+    return false;
+  // Trip counts are read from scalar evolution with the IR as it will stay;
+  // the bound's copy goes when the plan is not carried out.
+  if (Plan.BoundEvaluatedOnce) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: no prefetch ahead for loop " << Plan.L.getHeader()->getName()
+                      << ": its bound is read through memory\n");
+    return false;
+  }
+  PrefetchAheadPlanner(A, Plan).run();
+  if (Plan.PrefetchAhead.empty()) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: no prefetch ahead for loop " << Plan.L.getHeader()->getName()
+                      << ": no remote address is computed from an affine sequence\n");
+    return false;
+  }
+  Plan.PrefetchAheadWhy = HeldByTurn ? PrefetchAheadReason::Turns : PrefetchAheadReason::Overlapped;
+  return true;
+}
+
+namespace {
+
+/// The name of the array an access reads, from the debug info of its base,
+/// for remarks: "'parent[...]'", or its place when there is none.
+std::string accessName(Instruction &Access) {
+  Value *Base = getUnderlyingObject(accessedPointer(Access));
+  SmallVector<DbgValueInst *, 1> Intrinsics;
+  SmallVector<DbgVariableRecord *, 1> Records;
+  findDbgValues(Intrinsics, Base, &Records);
+  StringRef Name = !Records.empty()      ? Records.front()->getVariable()->getName()
+                   : !Intrinsics.empty() ? Intrinsics.front()->getVariable()->getName()
+                                         : Base->getName();
+  if (!Name.empty())
+    return ("'" + Name + "[...]'").str();
+  std::string Kind = isa<LoadInst>(Access) ? "the load" : "the store";
+  return Access.getDebugLoc() && Access.getDebugLoc().getLine() ? Kind + " at " + sourcePlace(Access)
+                                                                 : Kind + " of the loop without a source place";
+}
+
+/// The look-ahead address of \p Stream \p Distance iterations ahead.
+Value *aheadAddress(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, unsigned Distance) {
+  auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Stream->getPointerOperand()));
+  int64_t Step = cast<SCEVConstant>(AR->getStepRecurrence(A.SE))->getAPInt().getSExtValue();
+  return B.CreatePtrAdd(Stream->getPointerOperand(), B.getInt64(Step * Distance), "memcoro.ahead.ptr");
+}
+
+/// i1, with a trip count known before the loop: whether \p Ahead is at most
+/// the last element, one the loop reads. Past it, nothing is read ahead (a
+/// short frontier, or the loop's last iterations, costs one branch each).
+Value *aheadBeforeEnd(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, Loop &Level, Value *Ahead) {
+  auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Stream->getPointerOperand()));
+  SCEVExpander Expander(A.SE, A.DL, "memcoro.ahead");
+  const SCEV *Last = AR->evaluateAtIteration(A.SE.getBackedgeTakenCount(&Level), A.SE);
+  Value *LastPtr = Expander.expandCodeFor(Last, Ahead->getType(), Level.getLoopPreheader()->getTerminator());
+  return B.CreateICmpULE(Ahead, LastPtr, "memcoro.ahead.inrange");
+}
+
+/// i1: whether the element \p Distance iterations ahead lies in the page of
+/// the one \p Stream has just read: then reading it cannot fault, whatever
+/// the loop does to its bound. A read ahead that would cross into the next
+/// page is skipped (one in 4096 / (step * distance)).
+Value *aheadInPage(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, unsigned Distance) {
+  auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Stream->getPointerOperand()));
+  int64_t Step = cast<SCEVConstant>(AR->getStepRecurrence(A.SE))->getAPInt().getSExtValue();
+  int64_t LastByte = Step * Distance + int64_t(A.DL.getTypeStoreSize(Stream->getType())) - 1;
+  Value *Here = B.CreatePtrToInt(Stream->getPointerOperand(), B.getInt64Ty());
+  Value *Apart = B.CreateXor(Here, B.CreateAdd(Here, B.getInt64(LastByte)));
+  return B.CreateICmpULT(Apart, B.getInt64(PageBytes), "memcoro.ahead.inpage");
+}
+
+/// Without a known trip count, the page past the loop's end holds what the
+/// loop will not use (the next vertex's edges): i1, whether the exit test of
+/// `for (e = b; e < end; ++e)`, on the bound as of this iteration, keeps the
+/// loop going \p Distance iterations on; null when the test has another form.
+Value *aheadInRange(IRBuilder<> &B, LoadInst *Stream, Loop &Level, unsigned Distance) {
+  using namespace PatternMatch;
+  auto *GEP = dyn_cast<GetElementPtrInst>(Stream->getPointerOperand());
+  auto *Br = dyn_cast<BranchInst>(Level.getLoopLatch()->getTerminator());
+  auto *IV = GEP && GEP->getNumIndices() == 1 ? dyn_cast<PHINode>(GEP->idx_begin()->get()) : nullptr;
+  ICmpInst::Predicate Pred;
+  Value *Bound;
+  const APInt *Inc;
+  if (!IV || IV->getParent() != Level.getHeader() || !Br || !Br->isConditional() ||
+      Br->getSuccessor(0) != Level.getHeader() ||
+      !match(Br->getCondition(), m_ICmp(Pred, m_Add(m_Specific(IV), m_APInt(Inc)), m_Value(Bound))) ||
+      !Inc->isStrictlyPositive() ||
+      !(Pred == ICmpInst::ICMP_ULT || Pred == ICmpInst::ICMP_SLT || Pred == ICmpInst::ICMP_NE))
+    return nullptr;
+  Value *Now = Level.isLoopInvariant(Bound) ? Bound : nullptr;
+  for (PHINode &Phi : Level.getHeader()->phis())
+    if (!Now && Phi.getIncomingValueForBlock(Level.getLoopLatch()) == Bound)
+      Now = &Phi;
+  if (!Now || Now->getType() != IV->getType())
+    return nullptr;
+  Value *Next = B.CreateAdd(IV, ConstantInt::get(IV->getType(), *Inc * Distance), "memcoro.ahead.iv");
+  return Pred == ICmpInst::ICMP_SLT ? B.CreateICmpSLT(Next, Now, "memcoro.ahead.inrange")
+                                    : B.CreateICmpULT(Next, Now, "memcoro.ahead.inrange");
+}
+
+} // namespace
+
+void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, OptimizationRemarkEmitter &ORE) {
+  ++NumPrefetchAheadLoops;
+  // One read ahead per sequence and distance, shared by its prefetches,
+  // which follow it in plan order; without a known trip count, all of them
+  // behind a branch on the exit test (a short edge list then costs one
+  // predicted branch per edge, as pfd's `if (e + d < end)`).
+  DomTreeUpdater DTU(A.DT, DomTreeUpdater::UpdateStrategy::Eager);
+  DenseMap<std::pair<LoadInst *, unsigned>, std::pair<Value *, Instruction *>> ReadAhead;
+  // What followed each sequence load: the groups go in front of it, in order.
+  DenseMap<LoadInst *, Instruction *> Anchor;
+  SmallVector<std::string, 4> Said;
+  for (const AheadPrefetch &P : Plan.PrefetchAhead) {
+    Loop &Level = *A.LI.getLoopFor(P.Stream->getParent());
+    auto &[Value, After] = ReadAhead[{P.Stream, P.Distance}];
+    if (!Value) {
+      Instruction *&Before = Anchor[P.Stream];
+      if (!Before)
+        Before = P.Stream->getNextNode();
+      IRBuilder<> B(Before);
+      B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
+      // The exit test first: on a short edge list it is the only cost.
+      auto branchOn = [&](llvm::Value *Cond) {
+        B.SetInsertPoint(
+            SplitBlockAndInsertIfThen(Cond, B.GetInsertPoint(), /*Unreachable=*/false, nullptr, &DTU, &A.LI));
+      };
+      llvm::Value *Addr = aheadAddress(A, B, P.Stream, P.Distance);
+      if (P.ClampedToTripCount) {
+        branchOn(aheadBeforeEnd(A, B, P.Stream, Level, Addr));
+      } else {
+        if (llvm::Value *InRange = aheadInRange(B, P.Stream, Level, P.Distance))
+          branchOn(InRange);
+        branchOn(aheadInPage(A, B, P.Stream, P.Distance));
+      }
+      auto *Load = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
+      Value = After = Load;
+    }
+    IRBuilder<> B(After->getNextNode());
+    B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
+    AheadChain Chain(A, Level, P.Stream, P.ValueKnown);
+    bool Planned = Chain.visit(accessedPointer(*P.Access));
+    assert(Planned && "the chain the planner accepted");
+    (void)Planned;
+    llvm::Value *Target = Chain.emit(B, Value, accessedPointer(*P.Access));
+    After = B.CreateIntrinsic(Intrinsic::prefetch, {Target->getType()},
+                              {Target, B.getInt32(isa<StoreInst>(P.Access)), B.getInt32(3), B.getInt32(1)});
+    ++NumPrefetchesAhead;
+    Said.push_back(accessName(*P.Access) + " " + std::to_string(P.Distance) + " iterations ahead" +
+                   (&Level == &Plan.L ? "" : " in the inner loop") +
+                   (P.Loads > 1 ? " (through " + std::to_string(P.Loads) + " loads ahead)" : ""));
+    LLVM_DEBUG(dbgs() << "memcoro-split: prefetch ahead of" << *P.Access << ", " << P.Distance
+                      << " iterations ahead through" << *P.Stream << "\n");
+  }
+  ORE.emit([&] {
+    OptimizationRemark R(RemarkPass, "PrefetchAhead", Plan.L.getStartLoc(), Plan.L.getHeader());
+    R << "loop turned into a prefetching loop in serial order: prefetching " << join(Said, ", ") << "; "
+      << (Plan.PrefetchAheadWhy == PrefetchAheadReason::Turns
+              ? "its first-writer-wins test must run in iteration order, and interleaved iterations would "
+                "wait behind long ones for their turn"
+              : "the processor already overlaps the inner loop's independent loads, and prefetches ahead add "
+                "what lies beyond its reorder window");
+    return R;
+  });
+}
+
+void memcoro::printPrefetchAhead(const LoopPlan &Plan, raw_ostream &OS) {
+  OS << "  kept in serial order, "
+     << (Plan.PrefetchAheadWhy == PrefetchAheadReason::Turns ? "instead of waiting for turns"
+                                                             : "its inner loads overlapped by the core")
+     << "\n";
+  for (const AheadPrefetch &P : Plan.PrefetchAhead)
+    OS << "  prefetch ahead, " << P.Distance << " iterations, " << P.Loads << " load" << (P.Loads == 1 ? "" : "s")
+       << " ahead, " << (P.ClampedToTripCount ? "up to the last iteration" : "within the page")
+       << ":" << *P.Access << "\n";
+}
