@@ -171,6 +171,11 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       case OrderedPoint::FirstWriterWins:
         R << "first-writer-wins test runs in iteration order, so the first iteration in serial order wins";
         break;
+      case OrderedPoint::InputOutput:
+        R << "call to " << calleeName(*cast<CallBase>(P.At))
+          << " (input or output) runs in iteration order, from the call to the iteration's end, so that what it "
+             "writes or reads comes in the serial loop's order";
+        break;
       case OrderedPoint::BufferAppend:
         R << "append through a counter in memory runs in iteration order, from this read of the counter to the "
              "iteration's end, a call on the way (a buffer's flush) in place";
@@ -229,8 +234,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
     if (!Nested.empty())
       R << "; " << Nested;
-    if (!Plan.CallsInPlace.empty())
-      R << "; " << callsInPlaceSummary(Plan);
+    if (std::string Calls = callsInPlaceSummary(Plan); !Calls.empty())
+      R << "; " << Calls;
     R << inlinedCopy(L, A.F);
     return R;
   });
