@@ -40,6 +40,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
@@ -72,6 +73,22 @@ bool hasTwin(const LoopInfo &LI, const Loop &L) {
          }) > 1;
 }
 
+/// A function as its user wrote it: an OpenMP region's outlined function
+/// (and the debug twin clang inlines into it) is named after the function the
+/// region is in, without its mangling.
+std::string userFunctionName(StringRef Name) {
+  Name.consume_back("_debug__");
+  bool Region = Name.consume_back(".omp_outlined");
+  std::string Base = Name.str();
+  ItaniumPartialDemangler Demangler;
+  if (!Demangler.partialDemangle(Base.c_str()))
+    if (char *Plain = Demangler.getFunctionBaseName(nullptr, nullptr)) {
+      Base = Plain;
+      std::free(Plain);
+    }
+  return Region ? "the OpenMP region in '" + Base + "'" : "'" + Base + "'";
+}
+
 /// A function with a marked loop that is inlined into several others gives a
 /// remark in each, all at the same source place: say which copy this one is.
 std::string inlinedCopy(const Loop &L, const Function &F) {
@@ -82,7 +99,12 @@ std::string inlinedCopy(const Loop &L, const Function &F) {
   const DISubprogram *Caller = F.getSubprogram();
   if (!Callee || !Caller)
     return "";
-  return (" [in '" + Caller->getName() + "', where '" + Callee->getName() + "' is inlined]").str();
+  std::string In = userFunctionName(Caller->getName()), Inlined = userFunctionName(Callee->getName());
+  // An OpenMP region's body inlined into its outlined function is the user's
+  // one copy of the loop.
+  if (In == Inlined)
+    return "";
+  return " [in " + In + ", where " + Inlined + " is inlined]";
 }
 
 /// Legality, then the plan, then what legality must check on the plan. A loop
@@ -188,6 +210,11 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       case OrderedPoint::FirstWriterWins:
         R << "first-writer-wins test runs in iteration order, so the first iteration in serial order wins";
         break;
+      case OrderedPoint::InputOutput:
+        R << "call to " << calleeName(*cast<CallBase>(P.At))
+          << " (input or output) runs in iteration order, from the call to the iteration's end, so that what it "
+             "writes or reads comes in the serial loop's order";
+        break;
       case OrderedPoint::BufferAppend:
         R << "append through a counter in memory runs in iteration order, from this read of the counter to the "
              "iteration's end, a call on the way (a buffer's flush) in place";
@@ -250,8 +277,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
     if (!Nested.empty())
       R << "; " << Nested;
-    if (!Plan.CallsInPlace.empty())
-      R << "; " << callsInPlaceSummary(Plan);
+    if (std::string Calls = callsInPlaceSummary(Plan); !Calls.empty())
+      R << "; " << Calls;
     R << inlinedCopy(L, A.F);
     return R;
   });

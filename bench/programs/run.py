@@ -5,9 +5,10 @@ run, verified by their own verifiers, and compared.
 
 Each program in this folder is written the way the code it stands for is
 written (HPCC RandomAccess, a no-partitioning hash join probe and build, NPB
-IS and CG, GAP's BFS, PageRank and Afforest connected components, Bellman-Ford
-SSSP, B+-tree,
-binary-search-tree and skip list lookup batches, k-mer counting), with one
+IS and CG, GAP's BFS, PageRank, Afforest connected components, triangle
+counting and betweenness centrality, Bellman-Ford SSSP, B+-tree,
+binary-search-tree, skip list, Bloom filter and LSM sorted-run lookup batches,
+k-mer counting), with one
 `#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
 builds pass the program's own verification, and the memcoro build's speed over
@@ -43,6 +44,10 @@ PROGRAMS = {
     "kmer": ("kmer.c", ["25", "131072"], ["16", "2000"]),
     "skiplist": ("skiplist.c", ["2097152", "524288"], ["20000", "50000"]),
     "sssp": ("sssp.cpp", ["22", "2"], ["12", "4"]),
+    "tc": ("tc.cpp", ["20", "8", "2"], ["11", "4", "1"]),
+    "bc": ("bc.cpp", ["20", "4"], ["11", "2"]),
+    "bloom": ("bloom.c", ["33554432", "4194304"], ["20000", "50000"]),
+    "lsm": ("lsm.c", ["23", "1048576"], ["14", "50000"]),
 }
 REMARK = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: remark: (?P<text>.*?) \[-Rpass(?P<kind>-missed)?=memcoro\]$")
 

@@ -12,12 +12,18 @@
 // hint: the access itself still runs where the iteration reaches it, after
 // any call before it.
 //
+// Input and output of the C library (printf, puts, fwrite, read...) run in
+// place too, but in iteration order: the serial loop fixes the order of the
+// lines, and interleaved they would come out in another order, which a user
+// comparing outputs takes for a wrong answer (OpenMP prints them in any
+// order, but memcoro promises the serial loop's output). Each such call is an
+// ordered region (SplitOrdered.cpp) from the call to the iteration's end, as
+// `#pragma memcoro ordered` before it would make it: a report on a rare path
+// (libbloom's "bloom not initialized" in its check) costs the loop only the
+// turn, and a line printed at each iteration's end still lets the loads
+// before it interleave.
+//
 // Calls the contract cannot cover keep the loop serial, with a remark:
-//   - input and output of the C library (printf, puts, fwrite, read...): the
-//     serial loop fixes the order of the lines; interleaved, they would come
-//     out in another order, which a user comparing outputs takes for a wrong
-//     answer (OpenMP prints them in any order, but memcoro promises the
-//     serial loop's output);
 //   - the C library's hidden state (rand, strtok): each call's result depends
 //     on every call before it, in iteration order;
 //   - a call that may throw: the exception would leave the loop with later
@@ -100,6 +106,8 @@ bool memcoro::releasesLock(const Loop &L, const Instruction &I) {
   return false;
 }
 
+bool memcoro::isInputOutputCall(const CallBase &Call) { return classify(Call) == LibraryCall::InputOutput; }
+
 std::string memcoro::calleeName(const CallBase &Call) {
   if (isa<InlineAsm>(Call.getCalledOperand()))
     return "inline asm";
@@ -121,9 +129,6 @@ std::optional<SerialReason> memcoro::acceptCallInPlace(LoopPlan &Plan, CallBase 
     return {"Call", std::move(Text), &Call};
   };
   LibraryCall Kind = classify(Call);
-  if (Kind == LibraryCall::InputOutput)
-    return serial("does input or output, whose order the serial loop fixes and interleaved iterations would "
-                  "change: move it out of the loop (collect what to print in an array)");
   if (Kind == LibraryCall::HiddenState)
     return serial("uses hidden state of the C library, so each result depends on the calls before it in "
                   "iteration order: use a reentrant form (rand_r, strtok_r) with state per iteration");
@@ -247,10 +252,13 @@ std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAna
 }
 
 std::string memcoro::callsInPlaceSummary(const LoopPlan &Plan) {
+  // Input and output have their own remark, as code run in iteration order.
   SmallVector<std::string, 4> Names;
   for (const CallBase *Call : Plan.CallsInPlace)
-    if (std::string Name = calleeName(*Call); !is_contained(Names, Name))
+    if (std::string Name = calleeName(*Call); !isInputOutputCall(*Call) && !is_contained(Names, Name))
       Names.push_back(Name);
+  if (Names.empty())
+    return "";
   std::string Text = Names.size() == 1 ? "the call to " : "the calls to ";
   for (unsigned K = 0; K < Names.size(); ++K)
     Text += (K == 0 ? "" : K + 1 == Names.size() ? " and " : ", ") + Names[K];

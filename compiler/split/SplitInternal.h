@@ -147,7 +147,7 @@ struct CarriedLoad {
 /// Code that must run in iteration order: iteration k may run it only after
 /// every iteration before k has run its own (CoroAMU's sequential category).
 struct OrderedPoint {
-  enum Kind { Region, Append, FirstWriterWins, BufferAppend, RegisterAppend };
+  enum Kind { Region, Append, FirstWriterWins, BufferAppend, RegisterAppend, InputOutput };
   Kind What;
   /// The first instruction that needs the turn: a region's marker, the first
   /// read or increment of a counter in its block, the test's load.
@@ -564,6 +564,9 @@ std::optional<SerialReason> acceptCallInPlace(LoopPlan &Plan, llvm::CallBase &Ca
 /// in the same iteration. One in the lock's block moves in front of it, others
 /// are dropped; a loop left with none stays serial.
 std::optional<SerialReason> placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan);
+/// Input or output of the C library: it runs in place, in iteration order
+/// (CallsInPlace.cpp, SplitOrdered.cpp).
+bool isInputOutputCall(const llvm::CallBase &Call);
 /// Input/output, the C library's hidden state, or a lock (CallsInPlace.cpp).
 bool isKnownLibraryCall(const llvm::CallBase &Call);
 /// A call that may take a lock (inline asm with side effects, pthread and
@@ -579,7 +582,8 @@ llvm::Instruction *beforeLocks(const SplitAnalyses &A, const llvm::Loop &L,
 bool releasesLock(const llvm::Loop &L, const llvm::Instruction &I);
 /// 'name', "inline asm" or "a function pointer", for remarks.
 std::string calleeName(const llvm::CallBase &Call);
-/// "the calls to 'f' and 'g' run in place, ...", for the Transformed remark.
+/// "the calls to 'f' and 'g' run in place, ...", for the Transformed remark;
+/// empty when the only such calls do input or output.
 std::string callsInPlaceSummary(const LoopPlan &Plan);
 
 /// Whether the iteration may yield after \p Early and before \p Late (which

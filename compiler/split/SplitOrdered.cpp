@@ -5,7 +5,8 @@
 // order for the loop to give the serial answer:
 //
 //   - an ordered region, `#pragma memcoro ordered` before a statement
-//     (memcoro-mark leaves a call to __memcoro_ordered where it starts);
+//     (memcoro-mark leaves a call to __memcoro_ordered where it starts), and
+//     likewise from each call that does input or output (CallsInPlace.cpp);
 //   - an append, `next[n++] = v`: a loop-carried counter used only as the
 //     index of stores and incremented (legality hands it here through
 //     recogniseAppendCounter); it becomes one shared scalar;
@@ -337,6 +338,9 @@ std::optional<SerialReason> OrderedPlanner::run() {
     }
   for (CallInst *Marker : getOrderedMarkers(L))
     Plan.Ordered.push_back({OrderedPoint::Region, Marker, nullptr});
+  for (CallBase *Call : Plan.CallsInPlace)
+    if (isInputOutputCall(*Call))
+      Plan.Ordered.push_back({OrderedPoint::InputOutput, Call, nullptr});
   for (const AppendCounter &C : Plan.Counters) {
     // A buffered counter holds the turn from its first read to the
     // iteration's end (its starts are added below).
@@ -394,7 +398,7 @@ std::optional<SerialReason> OrderedPlanner::run() {
       if (P.Store)
         Needing.push_back(P.Store);
       HasRegion |= P.What == OrderedPoint::Region || P.What == OrderedPoint::BufferAppend ||
-                   P.What == OrderedPoint::RegisterAppend;
+                   P.What == OrderedPoint::RegisterAppend || P.What == OrderedPoint::InputOutput;
     }
     for (const AppendCounter &C : Plan.Counters) {
       append_range(Needing, C.Reads);

@@ -196,8 +196,8 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
                      "__remote, or index it through a loaded value"};
     // A callee's own far accesses are not suspension points: say so, since
     // the user may think of them as the loop's.
-    if (!Plan.CallsInPlace.empty())
-      Why.Text += "; memcoro does not suspend inside called functions, and " + callsInPlaceSummary(Plan);
+    if (std::string Calls = callsInPlaceSummary(Plan); !Calls.empty())
+      Why.Text += "; memcoro does not suspend inside called functions, and " + Calls;
     LLVM_DEBUG(dbgs() << "memcoro-split: loop " << L.getHeader()->getName() << " in " << A.F.getName()
                       << " left serial: " << Why.Text << "\n");
     return Why;
@@ -442,6 +442,7 @@ void LoopPlan::print(raw_ostream &OS) const {
            : P.What == OrderedPoint::Append         ? "append"
            : P.What == OrderedPoint::BufferAppend ? "append through memory"
            : P.What == OrderedPoint::RegisterAppend ? "append through a register"
+           : P.What == OrderedPoint::InputOutput  ? "input or output"
                                                     : "first-writer-wins")
        << (P.BeforeTurn ? " (tested before the turn)" : "") << ":" << *P.At << "\n";
     if (P.Store)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 
 // CHECK: remark: loop turned into [[N1:[0-9]+]] interleaved coroutines: [[S1:[0-9]+]] suspension point{{s?}}, [[D1:[a-z]+]] dispatch, [[B1:[0-9]+]] bytes of context per slot
@@ -37,11 +38,11 @@ size_t horner(const uint32_t *adj, int *parent, uint32_t *next, size_t n) {
 }
 
 // The reason quotes the callee: YAML's '' inside a quoted string is one quote.
-// CHECK: report-outcomes.c:[[# @LINE + 2]]: serial, parallelism chosen by memcoro, remote(data): call to 'printf' does input or output, whose order the serial loop fixes and interleaved iterations would change: move it out of the loop (collect what to print in an array){{$}}
-void calls(const uint64_t *data, const uint32_t *idx, size_t n) {
+// CHECK: report-outcomes.c:[[# @LINE + 2]]: serial, parallelism chosen by memcoro, remote(data): call to 'rand' uses hidden state of the C library, so each result depends on the calls before it in iteration order: use a reentrant form (rand_r, strtok_r) with state per iteration{{$}}
+void calls(uint64_t *data, const uint32_t *idx, size_t n) {
 #pragma memcoro remote(data)
   for (size_t i = 0; i < n; ++i)
-    printf("%llu\n", (unsigned long long)data[idx[i]]);
+    data[idx[i]] += rand();
 }
 
 // CHECK: report-outcomes.c:[[# @LINE + 3]]: transformed, parallel([[N2]]), [[D2]] dispatch, [[S2]] suspension point{{s?}}, [[B2]] bytes of context{{$}}
