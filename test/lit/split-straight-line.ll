@@ -20,7 +20,11 @@
 ; COMPACT-NEXT: switch i32 0, label %memcoro.next [
 ; COMPACT: memcoro.launch:
 ; COMPACT: %memcoro.live.0 = phi i64 {{.*}} [ 1, %memcoro.sched ]
-; COMPACT: br i1 {{.*}}, label %memcoro.iter.start, label %memcoro.retire
+; COMPACT: %memcoro.k = sub i64 %memcoro.trips, [[LEFT:%memcoro.next.iter.[0-9]+]]
+; COMPACT-NEXT: [[ANY:%.*]] = icmp ne i64 [[LEFT]], 0
+; COMPACT-NEXT: br i1 [[ANY]], label %memcoro.iter.start, label %memcoro.retire
+; COMPACT: memcoro.iter.start:
+; COMPACT-NEXT: sub i64 [[LEFT]], 1
 ; COMPACT: memcoro.retire:
 ; COMPACT-NEXT: [[LAST:%.*]] = sub i64 %memcoro.live.0, 1
 ; COMPACT-NEXT: [[MID:%.*]] = icmp ult i64 %memcoro.slot.0, [[LAST]]
@@ -34,6 +38,7 @@
 ; COMPACT-NEXT: br i1 [[MORE]], label %memcoro.resume.1, label %memcoro.fill
 ; COMPACT: memcoro.fill:
 ; COMPACT-NEXT: icmp ult i64 %memcoro.live.{{[0-9]+}}, 4
+; COMPACT-NEXT: icmp ne i64 %memcoro.next.iter.{{[0-9]+}}, 0
 ; COMPACT: br i1 {{.*}}, label %memcoro.grow, label %memcoro.wrap
 ; COMPACT: memcoro.wrap:
 ; COMPACT: br i1 {{.*}}, label %memcoro.done, label %memcoro.resume.1
@@ -52,8 +57,14 @@
 ; CHECK-NEXT: switch i32 %memcoro.state, label %memcoro.next [
 ; CHECK-NEXT: i32 0, label %memcoro.launch
 ; CHECK-NEXT: i32 1, label %memcoro.resume.1
+; The launch counter counts the launches left down: decremented in place, so
+; that k and the counter are never two copies of one value in registers.
 ; CHECK: memcoro.launch:
-; CHECK: icmp ult i64 {{.*}}, %memcoro.trips
+; CHECK: %memcoro.k = sub i64 %memcoro.trips, [[LEFT:%memcoro.next.iter.[0-9]+]]
+; CHECK-NEXT: [[ANY:%.*]] = icmp ne i64 [[LEFT]], 0
+; CHECK-NEXT: br i1 [[ANY]], label %memcoro.iter.start, label %memcoro.retire
+; CHECK: memcoro.iter.start:
+; CHECK-NEXT: sub i64 [[LEFT]], 1
 ; CHECK: memcoro.retire:
 ; CHECK: store i32 2, ptr
 ; The address has one instance per iteration: saved once, where it is defined.
