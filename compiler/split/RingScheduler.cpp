@@ -34,11 +34,13 @@ void RingLaunchCodeGen::createState(IRBuilder<> &Entry) {
 }
 
 /// Counting up, launch keeps k live beside k + 1, and the register
-/// allocator, which sees no loop in the visit (its cycle is entered at the
-/// resume and, from launch, at the suspension), then copied the counter
-/// between two registers twice per visit. Counting the launches left down,
-/// the counter is decremented in place and k = TC - left is a fresh value.
-/// Not with early exits: they lower the launch limit while the loop runs.
+/// allocator, which sees no loop in the compact ring's visit (its cycle is
+/// entered at the resume and, from launch, at the suspension), then copied
+/// the counter between two registers twice per visit (ptrchase). Counting the
+/// launches left down, the counter is decremented in place and k = TC - left
+/// is a fresh value. The general ring, whose switch and retire paths differ,
+/// keeps counting up. Not with early exits: they lower the launch limit
+/// while the loop runs.
 bool RingLaunchCodeGen::launchLimitIsFixed() const {
   return S.Plan->EarlyExits.empty() && !S.Plan->ExitAtLaunch;
 }
@@ -72,8 +74,6 @@ namespace {
 class RingScheduler final : public RingLaunchCodeGen {
 public:
   using RingLaunchCodeGen::RingLaunchCodeGen;
-
-  bool countsDown() const override { return launchLimitIsFixed(); }
 
   void initState(IRBuilder<> &B) override {
     initLaunches(B);

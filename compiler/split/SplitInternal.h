@@ -750,8 +750,8 @@ public:
 
 protected:
   /// Whether the launch counter counts the launches left down (RingScheduler.cpp
-  /// says why; the general and the compact ring where the loop has no early
-  /// exit) or the next iteration up (the AMU's completion schedulers). The
+  /// says why; the compact ring where the loop has no early exit) or the next
+  /// iteration up (the general ring, the AMU's completion schedulers). The
   /// rings set it with initLaunches and test it with emitLaunchesLeft (i1).
   virtual bool countsDown() const { return false; }
   bool launchLimitIsFixed() const;

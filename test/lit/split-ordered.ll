@@ -54,7 +54,7 @@
 ; CHECK:           i32 5, label %memcoro.retry.2
 ; CHECK:           i32 6, label %memcoro.retry.3
 ; CHECK:       memcoro.iter.start:
-; CHECK:         store i64 %memcoro.k, ptr
+; CHECK:         store i64 %memcoro.next.iter.{{[0-9]+}}, ptr
 ; CHECK:         %memcoro.holds.turn = icmp eq i64 %memcoro.turn.slot.{{[0-9]+}}, %memcoro.slot.0
 ; CHECK-NEXT:    br i1 %memcoro.holds.turn, label %{{.*}}, label %memcoro.yield.1
 ; CHECK:       memcoro.wait.3:

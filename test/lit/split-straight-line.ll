@@ -20,6 +20,8 @@
 ; COMPACT-NEXT: switch i32 0, label %memcoro.next [
 ; COMPACT: memcoro.launch:
 ; COMPACT: %memcoro.live.0 = phi i64 {{.*}} [ 1, %memcoro.sched ]
+; The compact ring counts the launches left down: decremented in place, so
+; that k and the counter are never two copies of one value in registers.
 ; COMPACT: %memcoro.k = sub i64 %memcoro.trips, [[LEFT:%memcoro.next.iter.[0-9]+]]
 ; COMPACT-NEXT: [[ANY:%.*]] = icmp ne i64 [[LEFT]], 0
 ; COMPACT-NEXT: br i1 [[ANY]], label %memcoro.iter.start, label %memcoro.retire
@@ -57,14 +59,8 @@
 ; CHECK-NEXT: switch i32 %memcoro.state, label %memcoro.next [
 ; CHECK-NEXT: i32 0, label %memcoro.launch
 ; CHECK-NEXT: i32 1, label %memcoro.resume.1
-; The launch counter counts the launches left down: decremented in place, so
-; that k and the counter are never two copies of one value in registers.
 ; CHECK: memcoro.launch:
-; CHECK: %memcoro.k = sub i64 %memcoro.trips, [[LEFT:%memcoro.next.iter.[0-9]+]]
-; CHECK-NEXT: [[ANY:%.*]] = icmp ne i64 [[LEFT]], 0
-; CHECK-NEXT: br i1 [[ANY]], label %memcoro.iter.start, label %memcoro.retire
-; CHECK: memcoro.iter.start:
-; CHECK-NEXT: sub i64 [[LEFT]], 1
+; CHECK: icmp ult i64 {{.*}}, %memcoro.trips
 ; CHECK: memcoro.retire:
 ; CHECK: store i32 2, ptr
 ; The address has one instance per iteration: saved once, where it is defined.
