@@ -52,8 +52,10 @@ public:
 
   /// Slot 0 launches iteration 0: a loop that is entered runs at least once.
   /// Live counts the slots that hold an iteration: 0..live-1.
+  bool countsDown() const override { return launchLimitIsFixed(); }
+
   void initState(IRBuilder<> &B) override {
-    B.CreateStore(B.getInt64(0), NextIter);
+    initLaunches(B);
     B.CreateStore(B.getInt64(1), Live);
   }
 
@@ -77,7 +79,7 @@ public:
     Value *Count = FB.CreateLoad(I64, Live);
     // Under run-time adaptation the window's n, not every slot allocated.
     Value *Room = FB.CreateAnd(FB.CreateICmpULT(Count, S.activeSlots(FB)),
-                               FB.CreateICmpULT(FB.CreateLoad(I64, NextIter), S.TripCount));
+                               emitLaunchesLeft(FB));
     FB.CreateCondBr(Room, Grow, Wrap);
 
     IRBuilder<> GB(Grow);

@@ -33,16 +33,40 @@ void RingLaunchCodeGen::createState(IRBuilder<> &Entry) {
   Live = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "memcoro.live");
 }
 
+/// Counting up, launch keeps k live beside k + 1, and the register
+/// allocator, which sees no loop in the compact ring's visit (its cycle is
+/// entered at the resume and, from launch, at the suspension), then copied
+/// the counter between two registers twice per visit (ptrchase). Counting the
+/// launches left down, the counter is decremented in place and k = TC - left
+/// is a fresh value. The general ring, whose switch and retire paths differ,
+/// keeps counting up. Not with early exits: they lower the launch limit
+/// while the loop runs.
+bool RingLaunchCodeGen::launchLimitIsFixed() const {
+  return S.Plan->EarlyExits.empty() && !S.Plan->ExitAtLaunch;
+}
+
+void RingLaunchCodeGen::initLaunches(IRBuilder<> &B) {
+  B.CreateStore(countsDown() ? S.TripCount : B.getInt64(0), NextIter);
+}
+
+Value *RingLaunchCodeGen::emitLaunchesLeft(IRBuilder<> &B) {
+  Value *Counter = B.CreateLoad(B.getInt64Ty(), NextIter);
+  return countsDown() ? B.CreateICmpNE(Counter, B.getInt64(0)) : B.CreateICmpULT(Counter, S.TripCount);
+}
+
 /// The slot takes the next iteration, or retires when there is none.
 Value *RingLaunchCodeGen::emitLaunch(IRBuilder<> &B) {
   Retire = BasicBlock::Create(S.Ctx, "memcoro.retire", &S.F, S.Header);
-  Value *K = B.CreateLoad(B.getInt64Ty(), NextIter, "memcoro.k");
-  B.CreateCondBr(B.CreateICmpULT(K, S.TripCount), S.IterStart, Retire);
+  Value *Counter = B.CreateLoad(B.getInt64Ty(), NextIter, "memcoro.launches");
+  Value *K = countsDown() ? B.CreateSub(S.TripCount, Counter, "memcoro.k") : Counter;
+  B.CreateCondBr(emitLaunchesLeft(B), S.IterStart, Retire);
   return K;
 }
 
 void RingLaunchCodeGen::emitIterationStart(IRBuilder<> &B, Value *K) {
-  B.CreateStore(B.CreateAdd(K, B.getInt64(1)), NextIter);
+  B.CreateStore(countsDown() ? B.CreateSub(B.CreateLoad(B.getInt64Ty(), NextIter), B.getInt64(1))
+                             : B.CreateAdd(K, B.getInt64(1)),
+                NextIter);
 }
 
 namespace {
@@ -52,7 +76,7 @@ public:
   using RingLaunchCodeGen::RingLaunchCodeGen;
 
   void initState(IRBuilder<> &B) override {
-    B.CreateStore(B.getInt64(0), NextIter);
+    initLaunches(B);
     B.CreateStore(S.activeSlots(B), Live);
   }
 

@@ -861,8 +861,17 @@ public:
   }
 
 protected:
-  /// The next iteration to launch, the slots not yet retired, and the block
-  /// a slot goes to when no iteration is left (each ring's own).
+  /// Whether the launch counter counts the launches left down (RingScheduler.cpp
+  /// says why; the compact ring where the loop has no early exit) or the next
+  /// iteration up (the general ring, the AMU's completion schedulers). The
+  /// rings set it with initLaunches and test it with emitLaunchesLeft (i1).
+  virtual bool countsDown() const { return false; }
+  bool launchLimitIsFixed() const;
+  void initLaunches(llvm::IRBuilder<> &B);
+  llvm::Value *emitLaunchesLeft(llvm::IRBuilder<> &B);
+
+  /// The launch counter (see countsDown), the slots not yet retired, and the
+  /// block a slot goes to when no iteration is left (each ring's own).
   llvm::AllocaInst *NextIter = nullptr;
   llvm::AllocaInst *Live = nullptr;
   llvm::BasicBlock *Retire = nullptr;

@@ -20,7 +20,13 @@
 ; COMPACT-NEXT: switch i32 0, label %memcoro.next [
 ; COMPACT: memcoro.launch:
 ; COMPACT: %memcoro.live.0 = phi i64 {{.*}} [ 1, %memcoro.sched ]
-; COMPACT: br i1 {{.*}}, label %memcoro.iter.start, label %memcoro.retire
+; The compact ring counts the launches left down: decremented in place, so
+; that k and the counter are never two copies of one value in registers.
+; COMPACT: %memcoro.k = sub i64 %memcoro.trips, [[LEFT:%memcoro.next.iter.[0-9]+]]
+; COMPACT-NEXT: [[ANY:%.*]] = icmp ne i64 [[LEFT]], 0
+; COMPACT-NEXT: br i1 [[ANY]], label %memcoro.iter.start, label %memcoro.retire
+; COMPACT: memcoro.iter.start:
+; COMPACT-NEXT: sub i64 [[LEFT]], 1
 ; COMPACT: memcoro.retire:
 ; COMPACT-NEXT: [[LAST:%.*]] = sub i64 %memcoro.live.0, 1
 ; COMPACT-NEXT: [[MID:%.*]] = icmp ult i64 %memcoro.slot.0, [[LAST]]
@@ -34,6 +40,7 @@
 ; COMPACT-NEXT: br i1 [[MORE]], label %memcoro.resume.1, label %memcoro.fill
 ; COMPACT: memcoro.fill:
 ; COMPACT-NEXT: icmp ult i64 %memcoro.live.{{[0-9]+}}, 4
+; COMPACT-NEXT: icmp ne i64 %memcoro.next.iter.{{[0-9]+}}, 0
 ; COMPACT: br i1 {{.*}}, label %memcoro.grow, label %memcoro.wrap
 ; COMPACT: memcoro.wrap:
 ; COMPACT: br i1 {{.*}}, label %memcoro.done, label %memcoro.resume.1
