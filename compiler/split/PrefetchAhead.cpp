@@ -46,7 +46,6 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/CommandLine.h"
@@ -272,19 +271,15 @@ bool PrefetchAheadPlanner::writtenBeforeRead(LoadInst &Stream, Loop &Level) cons
                    none_of(*Level.getHeader(), [&](Instruction &I) {
                      return I.comesBefore(&Stream) && I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Loc));
                    });
-  for (BasicBlock *BB : Level.blocks())
-    for (Instruction &I : *BB) {
-      if (!I.mayWriteToMemory() || !isModSet(A.AA.getModRefInfo(&I, Loc)))
-        continue;
-      bool Assumed = &Level == &L && ReadFirst && any_of(Plan.Assumed, [&](const AssumedIndependent &P) {
-                       return (P.Store == &I && P.Other == &Stream) || (P.Store == &Stream && P.Other == &I);
-                     });
-      if (!Assumed) {
-        LLVM_DEBUG(dbgs() << "memcoro-split: the sequence" << Stream << " read ahead feeds prefetches only: the loop may write it at" << I << "\n");
-        return true;
-      }
-    }
-  return false;
+  auto assumed = [&](const Instruction &I) {
+    return &Level == &L && ReadFirst && any_of(Plan.Assumed, [&](const AssumedIndependent &P) {
+             return (P.Store == &I && P.Other == &Stream) || (P.Store == &Stream && P.Other == &I);
+           });
+  };
+  Instruction *Writer = firstWriterIn(A, Level, Loc, assumed);
+  LLVM_DEBUG(if (Writer) dbgs() << "memcoro-split: the sequence" << Stream
+                                << " read ahead feeds prefetches only: the loop may write it at" << *Writer << "\n");
+  return Writer != nullptr;
 }
 
 std::optional<Target> PrefetchAheadPlanner::targetAt(Instruction &Access, Loop &Level) {
@@ -418,12 +413,9 @@ namespace {
 /// for remarks: "'parent[...]'", or its place when there is none.
 std::string accessName(Instruction &Access) {
   Value *Base = getUnderlyingObject(accessedPointer(Access));
-  SmallVector<DbgValueInst *, 1> Intrinsics;
-  SmallVector<DbgVariableRecord *, 1> Records;
-  findDbgValues(Intrinsics, Base, &Records);
-  StringRef Name = !Records.empty()      ? Records.front()->getVariable()->getName()
-                   : !Intrinsics.empty() ? Intrinsics.front()->getVariable()->getName()
-                                         : Base->getName();
+  StringRef Name = sourceVariableName(*Base);
+  if (Name.empty())
+    Name = Base->getName();
   if (!Name.empty())
     return ("'" + Name + "[...]'").str();
   std::string Kind = isa<LoadInst>(Access) ? "the load" : "the store";

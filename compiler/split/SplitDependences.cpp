@@ -64,10 +64,11 @@ std::string memcoro::sourcePlace(const Instruction &I) {
   return (Loc->getFilename() + ":" + Twine(Loc->getLine()) + ":" + Twine(Loc->getColumn())).str();
 }
 
-Instruction *memcoro::firstWriterIn(const SplitAnalyses &A, const Loop &L, const MemoryLocation &Loc) {
+Instruction *memcoro::firstWriterIn(const SplitAnalyses &A, const Loop &L, const MemoryLocation &Loc,
+                                    function_ref<bool(const Instruction &)> Excused) {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
-      if (I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Loc)))
+      if (I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Loc)) && !(Excused && Excused(I)))
         return &I;
   return nullptr;
 }

@@ -603,9 +603,15 @@ unsigned commutativeUpdateKind(const llvm::LoadInst &L, const llvm::StoreInst &S
 std::string sourcePlace(const llvm::Instruction &I);
 
 /// The first instruction of \p L that alias analysis says may write \p Loc,
-/// or null: the loop leaves what a load outside the body's order (at launch,
-/// or one iteration early) reads as it was.
-llvm::Instruction *firstWriterIn(const SplitAnalyses &A, const llvm::Loop &L, const llvm::MemoryLocation &Loc);
+/// other than those \p Excused (writes the pragma's contract covers), or
+/// null: the loop leaves what a load outside the body's order (at launch, one
+/// iteration early, or read ahead) reads as it was.
+llvm::Instruction *firstWriterIn(const SplitAnalyses &A, const llvm::Loop &L, const llvm::MemoryLocation &Loc,
+                                 llvm::function_ref<bool(const llvm::Instruction &)> Excused = nullptr);
+
+/// The name of the source variable \p V holds, when debug info says; empty
+/// otherwise (the IR's own names are gone in a release clang's output).
+llvm::StringRef sourceVariableName(llvm::Value &V);
 
 /// Where a remark about \p I goes: its own line, or the loop's when it has
 /// none (code LLVM made up, such as a merged load, has line 0; a remark there

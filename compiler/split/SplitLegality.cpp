@@ -408,19 +408,24 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   return true;
 }
 
-/// " ('name')" of the source variable \p V holds, when debug info says; the
-/// IR's own names are gone in a release clang's output.
-static std::string variableName(Value &V) {
+StringRef memcoro::sourceVariableName(Value &V) {
   SmallVector<DbgValueInst *, 2> Intrinsics;
   SmallVector<DbgVariableRecord *, 2> Records;
   findDbgValues(Intrinsics, &V, &Records);
   for (DbgVariableRecord *R : Records)
     if (DILocalVariable *Var = R->getVariable(); Var && !Var->getName().empty())
-      return (" ('" + Var->getName() + "')").str();
+      return Var->getName();
   for (DbgValueInst *I : Intrinsics)
     if (DILocalVariable *Var = I->getVariable(); Var && !Var->getName().empty())
-      return (" ('" + Var->getName() + "')").str();
+      return Var->getName();
   return "";
+}
+
+/// " ('name')" of the source variable \p V holds, for remarks; empty when
+/// debug info does not say.
+static std::string variableName(Value &V) {
+  StringRef Name = sourceVariableName(V);
+  return Name.empty() ? "" : (" ('" + Name + "')").str();
 }
 
 std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
