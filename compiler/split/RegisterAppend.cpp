@@ -168,15 +168,9 @@ void memcoro::demoteRegisterAppend(const AppendCounter &C, AllocaInst *Slot,
     new StoreInst(P->getIncomingValueForBlock(From), Slot, From->getTerminator()->getIterator());
   // The definitions' own uses keep their value: they run in this iteration,
   // after it was read.
-  for (Instruction *U : C.Reads) {
-    IRBuilder<> B(U);
-    B.SetCurrentDebugLocation(U->getDebugLoc());
-    Instruction *Current = B.CreateLoad(C.Phi->getType(), Slot, C.Phi->getName() + ".current");
-    ReadAt[U] = Current;
-    for (Use &Op : U->operands())
-      if (auto *P = dyn_cast<PHINode>(Op.get()); P && is_contained(C.Closure, P))
-        Op.set(Current);
-  }
+  readSharedCounter(
+      C, Slot, C.Reads, [&](Value *Op) { return isa<PHINode>(Op) && is_contained(C.Closure, cast<PHINode>(Op)); },
+      ReadAt);
 }
 
 std::optional<SerialReason> memcoro::takeTurnBeforeLocks(const SplitAnalyses &A, LoopPlan &Plan) {

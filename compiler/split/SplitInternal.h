@@ -482,6 +482,12 @@ bool recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINo
 /// an older one needs; the reason the loop stays serial when there is no
 /// such place (RegisterAppend.cpp).
 std::optional<SerialReason> takeTurnBeforeLocks(const SplitAnalyses &A, LoopPlan &Plan);
+/// Each of \p Users reads \p C's value from its shared scalar \p Slot just
+/// before it: the operands \p FromCounter picks become that load, which
+/// \p ReadAt receives (SplitOrdered.cpp).
+void readSharedCounter(const AppendCounter &C, llvm::AllocaInst *Slot, llvm::ArrayRef<llvm::Instruction *> Users,
+                       llvm::function_ref<bool(llvm::Value *)> FromCounter,
+                       llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> &ReadAt);
 /// The lowering's, for such a counter \p C: each read takes the value from
 /// the shared scalar \p Slot, each assignment stores it there; \p ReadAt
 /// receives each read's load.

@@ -435,6 +435,20 @@ std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPla
   return Why;
 }
 
+void memcoro::readSharedCounter(const AppendCounter &C, AllocaInst *Slot, ArrayRef<Instruction *> Users,
+                                function_ref<bool(Value *)> FromCounter,
+                                DenseMap<Instruction *, Instruction *> &ReadAt) {
+  for (Instruction *U : Users) {
+    IRBuilder<> B(U);
+    B.SetCurrentDebugLocation(U->getDebugLoc());
+    Instruction *Current = B.CreateLoad(C.Phi->getType(), Slot, C.Phi->getName() + ".current");
+    ReadAt[U] = Current;
+    for (Use &Op : U->operands())
+      if (FromCounter(Op.get()))
+        Op.set(Current);
+  }
+}
+
 SmallVector<AllocaInst *, 1> memcoro::demoteAppendCounters(const LoopPlan &Plan, IRBuilder<> &Entry,
                                                            IRBuilder<> &Preheader,
                                                            DenseMap<Instruction *, Instruction *> &ReadAt) {
@@ -454,15 +468,9 @@ SmallVector<AllocaInst *, 1> memcoro::demoteAppendCounters(const LoopPlan &Plan,
       // before it; every increment stores its result.
       SmallVector<Instruction *, 4> Users(C.Reads.begin(), C.Reads.end());
       append_range(Users, C.Increments);
-      for (Instruction *U : Users) {
-        IRBuilder<> B(U);
-        B.SetCurrentDebugLocation(U->getDebugLoc());
-        Instruction *Current = B.CreateLoad(Phi->getType(), Slot, Phi->getName() + ".current");
-        ReadAt[U] = Current;
-        for (Use &Op : U->operands())
-          if (auto *OpI = dyn_cast<Instruction>(Op.get()); OpI && InClosure.contains(OpI))
-            Op.set(Current);
-      }
+      readSharedCounter(
+          C, Slot, Users,
+          [&](Value *Op) { return isa<Instruction>(Op) && InClosure.contains(cast<Instruction>(Op)); }, ReadAt);
       for (Instruction *Inc : C.Increments)
         (new StoreInst(Inc, Slot, Inc->getNextNode()))->setDebugLoc(Inc->getDebugLoc());
     }
