@@ -309,6 +309,8 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     prepareMarkedLoop(*Target, LI, DT, SE, AC);
+    if (speculateSiblingLoads(*Target, LI, DT, AC, ORE))
+      SE.forgetLoop(Target);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
     // A marked loop inside this one stops being a loop once this one is a
     // state machine (it is entered from the scheduler mid-body).

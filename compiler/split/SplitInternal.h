@@ -942,6 +942,14 @@ std::unique_ptr<WaitCodeGen> createLockTableCodeGen(Skeleton &S, const LoopPlan 
 bool canTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
 llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
 
+/// Makes each test of a value the marked loop \p L has just fetched that
+/// guards loads of other fields of the same object branch-free: the loads
+/// run before the test and the results are selected, marked unpredictable
+/// (SpeculativeSelect.cpp). Run before legality; returns whether it changed
+/// the loop.
+bool speculateSiblingLoads(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::AssumptionCache &AC,
+                           llvm::OptimizationRemarkEmitter &ORE);
+
 /// Replaces each append counter of \p Plan by loads and stores of one shared
 /// scalar (returned, to be promoted); \p ReadAt receives, for each read or
 /// increment, the load that now reads the counter in front of it.
