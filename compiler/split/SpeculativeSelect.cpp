@@ -256,9 +256,9 @@ bool SiblingSpeculation::tryTest(BranchInst *Br) {
   ORE.emit([&] {
     return OptimizationRemarkAnalysis(RemarkPass, "BranchFreeTest", Loc, BB)
            << "test on fetched data runs branch-free: " << ore::NV("Loads", unsigned(Loads.size()))
-           << (Loads.size() == 1 ? " load" : " loads")
-           << " of the same object read before it and the result selected, so that a mispredicted match "
-              "does not cost a pipeline flush per iteration";
+           << (Loads.size() == 1 ? " load of another field" : " loads of other fields")
+           << " of the same object moved above it and the results selected, so that a mispredicted match "
+              "does not cost a pipeline flush";
   });
   return true;
 }
