@@ -52,8 +52,8 @@ static cl::opt<unsigned> WideStride("memcoro-stream-prefetch-stride", cl::Hidden
                                     cl::desc("Smallest stride in bytes of an affine stream an interleaved loop "
                                              "prefetches ahead itself (0: none)"));
 
-// mcf's arcs at 1 MiB of nodes: 2, 4 and 8 KiB ahead all ran 1.25-1.3x the
-// serial loop, 1 KiB 1.2x (a throwaway copy of bench/kernels/mcf.cpp).
+// mcf's arcs at 1 MiB of nodes: 4 KiB ahead ran 1.25-1.3x the serial loop,
+// 2 and 8 KiB 1.2-1.27x, 1 KiB 1.15x (a throwaway copy of bench/kernels/mcf.cpp).
 static cl::opt<unsigned> AheadBytes("memcoro-stream-prefetch-bytes", cl::Hidden, cl::init(4096),
                                     cl::desc("How far ahead, in bytes, a wide affine stream is prefetched"));
 
