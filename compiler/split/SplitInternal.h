@@ -525,6 +525,9 @@ bool recogniseForwardedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINod
 bool recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
 /// The lowering's first step: each such phi becomes a load in the header.
 void readCarriedLoadsAgain(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
+/// The lowering's: a prefetch ahead of each affine stream of the marked loop
+/// that takes a cache line or more per iteration (StreamPrefetch.cpp).
+void prefetchWideStreams(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
 /// The lowering's: each use of such a phi reads its place again; returns,
 /// for each user, the first load in front of it (where a wait must go).
 llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> reloadForwardedLoads(const LoopPlan &Plan);

@@ -130,6 +130,8 @@ LoweredLoop CoroutineLowering::run() {
   // Header phis legality left without a use (ReloadedBound.cpp) go before
   // the serial copy is made: they have no start value in it.
   dropDeadPhiWebs(L);
+  // Before the serial copy too: the serial loop waits on a wide stream as well.
+  prefetchWideStreams(A, Plan, ORE);
   // Run-time adaptation copies the serial loop now, before it changes.
   std::unique_ptr<RunTimeAdaptation> Adapt = createRunTimeAdaptation(A, Plan, ORE);
   std::unique_ptr<EarlyExitCodeGen> Exits = createEarlyExitCodeGen(A, Plan);

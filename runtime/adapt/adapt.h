@@ -43,8 +43,9 @@ enum {
 struct memcoro_adapt {
   uint64_t budget; /* iterations left before the next check */
   uint64_t run;    /* n + 1 of the decision, 0 before the first */
-  uint32_t phase;
-  uint32_t flags;
+  uint16_t phase;
+  uint16_t flags;
+  uint32_t retry_cpi; /* a trial measured again: its first measurement (saturated) */
   uint32_t n0, nmax; /* the first n tried, and the slots the loop has */
   uint32_t best;     /* the n interleaving runs at */
   uint32_t trial;    /* the n being measured */
@@ -59,7 +60,8 @@ struct memcoro_adapt {
   uint64_t check_cycles;  /* and their cycles */
   uint64_t last_cpi;      /* best_cpi of the check before */
   uint32_t unsampled;     /* checks since the last serial sample */
-  uint32_t reversing;     /* the decision reversed the one before, unconfirmed */
+  uint16_t reversing;     /* the decision reversed the one before, unconfirmed */
+  uint16_t retried;       /* which trials the check under way measured again */
 };
 _Static_assert(sizeof(struct memcoro_adapt) == 16 * sizeof(uint64_t), "the compiler emits [16 x i64]");
 

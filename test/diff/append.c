@@ -1,7 +1,9 @@
 // append: mcf's basket, basket[nb++] = {arc, cost} after dependent loads, no pragma: the append runs in iteration order (lockstep).
+// The arcs are mcf's 64 bytes: a line per iteration, prefetched 4 KiB ahead (past the array's end in the last
+// iterations: a prefetch never faults).
 #include "common.h"
 typedef struct { int64_t potential; int64_t pad[7]; } node;
-typedef struct { int64_t cost; node *tail, *head; int32_t ident; } arc;
+typedef struct { int64_t cost; node *tail, *head; int32_t ident, pad; int64_t flow, org_cost, nextout, nextin; } arc;
 typedef struct { const arc *a; int64_t c; } cand;
 int main(int argc, char **argv) {
   int n = diff_trips(argc, argv);

@@ -81,6 +81,38 @@ TEST(Adapt, ClimbsUpToTheMostSlots) {
   EXPECT_EQ(r.at_n[96], 0u) << "never past the slots there are";
 }
 
+// A trial the machine's other jobs preempted (3x its time, at n = 64) is
+// measured again before the climb turns on it, and the first decision is 64,
+// not the step below it.
+TEST(Adapt, APreemptedTrialIsMeasuredAgain) {
+  memcoro_adapt s = {};
+  unsigned preempted = 0;
+  Cost cost = [&](uint32_t n) -> uint64_t {
+    if (n == 64 && preempted < 4) // the four windows of the first trial at 64
+      return ++preempted, 3 * 2000 / n;
+    return n ? 2000 / n : 400;
+  };
+  Tally r = simulate(Sample | ChooseN, 32, 64, 1 << 15, 1, cost, s);
+  EXPECT_EQ(preempted, 4u);
+  EXPECT_EQ(s.run, 65u);
+  EXPECT_LT(r.at_n[48], 2u * 48 * 64) << "n = 48 ran its trial (64 iterations a slot, in windows that double) and nothing more";
+}
+
+// The loop's first trial ran on a cold cache (1.5x its time at n = 64): it is
+// measured again, warm, and the climb does not settle a step below.
+TEST(Adapt, TheFirstTrialIsMeasuredWarm) {
+  memcoro_adapt s = {};
+  unsigned cold = 0;
+  Cost cost = [&](uint32_t n) -> uint64_t {
+    if (n == 64 && cold < 4)
+      return ++cold, 3 * 2000 / n / 2;
+    return n ? 2000 / n : 400;
+  };
+  Tally r = simulate(Sample | ChooseN, 64, 64, 1 << 15, 1, cost, s);
+  EXPECT_EQ(s.run, 65u);
+  EXPECT_LT(r.at_n[48], 3u * 48 * 64) << "n = 48 ran a trial in each of the two checks and nothing more";
+}
+
 TEST(Adapt, WithoutNItKeepsThePragmasN) {
   memcoro_adapt s = {};
   Tally r = simulate(Sample, 16, 16, 1 << 18, 4, [](uint32_t n) { return n ? 2000 / n : 400; }, s);
