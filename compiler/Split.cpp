@@ -224,7 +224,10 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
              "iteration's end, values are appended in iteration order, the buffer's flush in place";
         break;
       }
-      if (P.BeforeTurn)
+      if (P.WaitAt)
+        R << " (ring dispatch: a lock may be held here, so an iteration waits for its turn before it takes the "
+             "lock)";
+      else if (P.BeforeTurn)
         R << " (ring dispatch: an iteration tests before its turn, and waits for it only to claim a free "
              "location, which it tests again then)";
       else if (Plan.WaitsForTurn)
