@@ -619,6 +619,11 @@ unsigned commutativeUpdateKind(const llvm::LoadInst &L, const llvm::StoreInst &S
 
 /// "file:line:col" of \p I, for remarks that name a second place.
 std::string sourcePlace(const llvm::Instruction &I);
+/// "'a[...]'", "'g.offsets[...]'": the array \p Access reads or writes, as
+/// debug info names it; empty when it does not.
+std::string accessedArrayName(llvm::Instruction &Access);
+/// "the load of 'a[...]' at f.c:3:9" ("the load at f.c:3:9" without a name).
+std::string accessPlace(llvm::Instruction &Access);
 
 /// The first instruction of \p L that alias analysis says may write \p Loc,
 /// other than those \p Excused (writes the pragma's contract covers), or
