@@ -293,6 +293,9 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
         if (!Callee || Callee->isIntrinsic() || Callee == &F || !Call->mayReadOrWriteMemory() ||
             isNestedCallPart(*Call) || any_of(ToInline, [&](auto &P) { return P.first == Call; }))
           continue;
+        // memcoro's own markers (remote(), ordered) are no call of the user's.
+        if (Callee->getName() == RemoteBaseFn || Callee->getName() == OrderedFn)
+          continue;
         if (Callee->isDeclaration()) {
           // Only a loop with no far access of its own would stay serial
           // without it: the others keep their plain calls, and adapt.

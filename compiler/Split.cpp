@@ -172,9 +172,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     Instruction *Store = It->Store;
     SmallVector<std::string, 4> Others;
     for (; It != Plan.Assumed.end() && It->Store == Store; ++It) {
-      std::string Other = It->Other == Store ? std::string("this store")
-                                             : (isa<LoadInst>(It->Other) ? "the load at " : "the store at ") +
-                                                   sourcePlace(*It->Other);
+      std::string Other = It->Other == Store ? std::string("this store of another iteration")
+                                             : accessPlace(*It->Other);
       // Accesses at one source place (an index loaded twice) are named once.
       if (!is_contained(Others, Other))
         Others.push_back(std::move(Other));
@@ -182,8 +181,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     ORE.emit([&] {
       return OptimizationRemarkAnalysis(RemarkPass, "AssumedIndependent", remarkLocation(Store, L),
                                         Store->getParent())
-             << "assumed, as the pragma asserts, that other iterations do not reach the memory this store "
-                "writes with "
+             << "assumed, as the pragma asserts, that other iterations do not reach the memory this store"
+             << (accessedArrayName(*Store).empty() ? "" : " to " + accessedArrayName(*Store)) << " writes with "
              << join(Others, ", ") << " (the compiler cannot tell; -fmemcoro-check verifies it at run time)";
     });
   }
@@ -224,7 +223,10 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
              "iteration's end, values are appended in iteration order, the buffer's flush in place";
         break;
       }
-      if (P.BeforeTurn)
+      if (P.WaitAt)
+        R << " (ring dispatch: a lock may be held here, so an iteration waits for its turn before it takes the "
+             "lock)";
+      else if (P.BeforeTurn)
         R << " (ring dispatch: an iteration tests before its turn, and waits for it only to claim a free "
              "location, which it tests again then)";
       else if (Plan.WaitsForTurn)

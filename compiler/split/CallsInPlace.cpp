@@ -180,10 +180,10 @@ static bool availableAt(const SplitAnalyses &A, Value *V, Instruction *At, unsig
   return true;
 }
 
-Instruction *memcoro::beforeLocks(const SplitAnalyses &A, const Loop &L, ArrayRef<CallBase *> Before) {
+Instruction *memcoro::beforeLocks(const SplitAnalyses &A, const Loop &L, ArrayRef<Instruction *> Before) {
   Instruction *Place = nullptr;
-  for (CallBase *Lock : Before)
-    if (all_of(Before, [&](CallBase *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
+  for (Instruction *Lock : Before)
+    if (all_of(Before, [&](Instruction *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
       Place = Lock;
   if (Place)
     if (Loop *Spin = A.LI.getLoopFor(Place->getParent()); Spin != &L) {
@@ -195,16 +195,61 @@ Instruction *memcoro::beforeLocks(const SplitAnalyses &A, const Loop &L, ArrayRe
   return Place;
 }
 
-std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan) {
-  if (!Plan.TakesLock)
-    return std::nullopt;
-  SmallVector<CallBase *, 2> Locks;
+/// Whether \p Cond is computed from \p Atomic's result (its success flag,
+/// or the old value compared), through a few steps.
+static bool decidedBy(const Value *Cond, const Instruction *Atomic, unsigned Depth = 4) {
+  if (Cond == Atomic)
+    return true;
+  const auto *I = dyn_cast<Instruction>(Cond);
+  if (!I || Depth == 0 || !(isa<ExtractValueInst>(I) || isa<CmpInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I)))
+    return false;
+  return any_of(I->operands(), [&](const Value *Op) { return decidedBy(Op, Atomic, Depth - 1); });
+}
+
+/// A compare-and-swap or exchange that a spin loop inside \p L repeats until
+/// it succeeds (`while (!__sync_bool_compare_and_swap(&lock, 0, 1));`, GAP's
+/// compare_and_swap): it takes a lock as a locking call does. A claim tested
+/// once (`if (compare_and_swap(parent[v], -1, u))`) is no lock.
+static bool acquiresSpinLock(const LoopInfo &LI, const Loop &L, const Instruction &I) {
+  const auto *RMW = dyn_cast<AtomicRMWInst>(&I);
+  if (!isa<AtomicCmpXchgInst>(I) && !(RMW && RMW->getOperation() == AtomicRMWInst::Xchg))
+    return false;
+  const Loop *Spin = LI.getLoopFor(I.getParent());
+  if (!Spin || Spin == &L || !L.contains(Spin))
+    return false;
+  SmallVector<BasicBlock *, 2> Exiting;
+  Spin->getExitingBlocks(Exiting);
+  return any_of(Exiting, [&](BasicBlock *BB) {
+    const auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    return Br && Br->isConditional() && decidedBy(Br->getCondition(), &I);
+  });
+}
+
+SmallVector<Instruction *, 2> memcoro::locksTaken(const SplitAnalyses &A, const LoopPlan &Plan) {
+  SmallVector<Instruction *, 2> Locks;
   for (CallBase *Call : Plan.CallsInPlace)
     if (classify(*Call) == LibraryCall::TakesLock)
       Locks.push_back(Call);
+  for (BasicBlock *BB : Plan.L.blocks())
+    for (Instruction &I : *BB)
+      if (acquiresSpinLock(A.LI, Plan.L, I))
+        Locks.push_back(&I);
+  return Locks;
+}
+
+std::string memcoro::lockName(const Instruction &Lock) {
+  if (const auto *Call = dyn_cast<CallBase>(&Lock))
+    return "the call to " + calleeName(*Call);
+  return (isa<AtomicCmpXchgInst>(Lock) ? "the compare-and-swap at " : "the atomic exchange at ") + sourcePlace(Lock);
+}
+
+std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAnalyses &A, LoopPlan &Plan) {
+  SmallVector<Instruction *, 2> Locks = locksTaken(A, Plan);
+  if (Locks.empty())
+    return std::nullopt;
   for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();) {
-    SmallVector<CallBase *, 2> Before;
-    for (CallBase *Lock : Locks)
+    SmallVector<Instruction *, 2> Before;
+    for (Instruction *Lock : Locks)
       if (mayRunAfter(Plan.L, Lock, It->At))
         Before.push_back(Lock);
     if (Before.empty()) {
@@ -220,7 +265,7 @@ std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAna
     SmallVector<Hoist, 4> Moves;
     bool Movable =
         Place && A.DT.dominates(Place, It->At) &&
-        all_of(Before, [&](CallBase *Lock) { return Lock == Place || A.DT.dominates(Place, Lock); }) &&
+        all_of(Before, [&](Instruction *Lock) { return Lock == Place || A.DT.dominates(Place, Lock); }) &&
         none_of(Plan.Suspensions, [&](const Suspension &Other) { return Other.At == Place; }) &&
         !suspendsBetween(Plan, A.LI, Place, It->At, It->At);
     for (const auto &[Ptr, Write] : It->Prefetch)
@@ -242,8 +287,7 @@ std::optional<SerialReason> memcoro::placeSuspensionsOutsideLocks(const SplitAna
   }
   if (!Plan.Suspensions.empty())
     return std::nullopt;
-  std::string Text = "every far access of the loop may run while the lock taken by the call to " +
-                     calleeName(*Locks.front()) +
+  std::string Text = "every far access of the loop may run while the lock taken by " + lockName(*Locks.front()) +
                      " is held, where an iteration must not suspend (another iteration of this thread waiting "
                      "for the same lock would never let it resume): access the far data before taking the lock";
   LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << " left serial: " << Text

@@ -31,8 +31,8 @@
 // Under a lock (NPO takes the bucket's latch, then the overflow bucket): an
 // iteration waiting for its turn while holding a latch an older iteration
 // needs would hang the thread, so in a loop that takes locks an append's
-// turn is taken before the first lock on its way (takeTurnBeforeLocks; the
-// same for appends through memory).
+// turn is taken before the first lock on its way (TurnBeforeLocks.cpp, as
+// for every other ordered section).
 //
 //   before                                after (demoteRegisterAppend)
 //   in = phi [0, ph], [in.3, latch]       (dead: one shared scalar, %shared)
@@ -171,46 +171,4 @@ void memcoro::demoteRegisterAppend(const AppendCounter &C, AllocaInst *Slot,
   readSharedCounter(
       C, Slot, C.Reads, [&](Value *Op) { return isa<PHINode>(Op) && is_contained(C.Closure, cast<PHINode>(Op)); },
       ReadAt);
-}
-
-std::optional<SerialReason> memcoro::takeTurnBeforeLocks(const SplitAnalyses &A, LoopPlan &Plan) {
-  if (!Plan.TakesLock)
-    return std::nullopt;
-  Loop &L = Plan.L;
-  SmallVector<CallBase *, 2> Locks;
-  for (CallBase *Call : Plan.CallsInPlace)
-    if (takesLock(*Call))
-      Locks.push_back(Call);
-  for (SmallVector<Instruction *, 1> *Starts : {&Plan.BufferAppendStarts, &Plan.RegisterAppendStarts})
-    for (Instruction *&Start : *Starts) {
-      SmallVector<CallBase *, 2> Before;
-      for (CallBase *Lock : Locks)
-        if (reachesInIteration(L, Lock, Start, nullptr))
-          Before.push_back(Lock);
-      if (Before.empty())
-        continue;
-      // The first lock on the way, or the spin loop that takes it: the
-      // iteration waits for its turn there, holding no lock (after the
-      // suspension moved there, if any: the lowering cuts that first).
-      Instruction *Place = beforeLocks(A, L, Before);
-      if (!Place || !A.DT.dominates(Place, Start)) {
-        std::string Text = "values are appended in iteration order where the lock taken by the call to " +
-                           calleeName(*Before.front()) +
-                           " may be held, and an iteration waiting there for its turn would keep the lock from "
-                           "the iteration before it: append before taking the lock, or after releasing it";
-        LLVM_DEBUG(dbgs() << "memcoro-split: loop " << L.getHeader()->getName() << " left serial: " << Text << "\n");
-        return SerialReason{"AppendUnderLock", std::move(Text), Start};
-      }
-      LLVM_DEBUG(dbgs() << "memcoro-split: the turn for the append at" << *Start << " is taken before the lock at"
-                        << *Place << "\n");
-      Start = Place;
-    }
-  for (SmallVector<Instruction *, 1> *Starts : {&Plan.BufferAppendStarts, &Plan.RegisterAppendStarts}) {
-    SmallVector<Instruction *, 1> Unique;
-    for (Instruction *S : *Starts)
-      if (!is_contained(Unique, S))
-        Unique.push_back(S);
-    *Starts = std::move(Unique);
-  }
-  return std::nullopt;
 }

@@ -64,6 +64,20 @@ std::string memcoro::sourcePlace(const Instruction &I) {
   return (Loc->getFilename() + ":" + Twine(Loc->getLine()) + ":" + Twine(Loc->getColumn())).str();
 }
 
+std::string memcoro::accessedArrayName(Instruction &Access) {
+  Value *Ptr = accessedPointer(Access);
+  StringRef Name = Ptr ? sourceVariableName(*getUnderlyingObject(Ptr)) : "";
+  return Name.empty() ? "" : ("'" + Name + "[...]'").str();
+}
+
+std::string memcoro::accessPlace(Instruction &Access) {
+  std::string Kind = isa<LoadInst>(Access) ? "load" : isa<StoreInst>(Access) ? "store" : "access";
+  std::string Name = accessedArrayName(Access);
+  if (!Name.empty())
+    Kind += (isa<LoadInst>(Access) ? " of " : " to ") + Name;
+  return "the " + Kind + " at " + sourcePlace(Access);
+}
+
 Instruction *memcoro::firstWriterIn(const SplitAnalyses &A, const Loop &L, const MemoryLocation &Loc,
                                     function_ref<bool(const Instruction &)> Excused) {
   for (BasicBlock *BB : L.blocks())
@@ -73,11 +87,6 @@ Instruction *memcoro::firstWriterIn(const SplitAnalyses &A, const Loop &L, const
   return nullptr;
 }
 
-namespace {
-
-const char *kindOf(const Instruction &I) { return isa<LoadInst>(I) ? "load" : "store"; }
-
-} // namespace
 
 unsigned memcoro::commutativeUpdateKind(const LoadInst &L, const StoreInst &S) {
   if (!L.isSimple() || !S.isSimple() || L.getType() != S.getValueOperand()->getType())
@@ -258,9 +267,9 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
       }
       if (Proven) {
         ++NumProvenDependences;
-        std::string Pair = "the store at " + sourcePlace(*Store) + " ";
+        std::string Pair = accessPlace(*Store) + " ";
         if (Other != Store)
-          Pair += "and the " + std::string(kindOf(*Other)) + " at " + sourcePlace(*Other) + " ";
+          Pair += "and " + accessPlace(*Other) + " ";
         Pair += How;
         return serial("MemoryDependence",
                       "its iterations depend on each other through memory: " + Pair +

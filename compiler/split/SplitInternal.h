@@ -157,6 +157,9 @@ struct OrderedPoint {
   /// A first-writer-wins test that reads before the turn and waits only to
   /// claim (SpeculativeTest.cpp).
   bool BeforeTurn = false;
+  /// Where the iteration waits for its turn when a lock may be held at At:
+  /// in front of the first lock on the way (TurnBeforeLocks.cpp); null: At.
+  llvm::Instruction *WaitAt = nullptr;
 };
 
 
@@ -480,8 +483,12 @@ bool recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINo
 /// (a bucket's overflow under its latch) takes its turn before the first
 /// lock on the way, so that no iteration waits for its turn holding a lock
 /// an older one needs; the reason the loop stays serial when there is no
-/// such place (RegisterAppend.cpp).
+/// such place (TurnBeforeLocks.cpp).
 std::optional<SerialReason> takeTurnBeforeLocks(const SplitAnalyses &A, LoopPlan &Plan);
+/// The same rule for every other ordered point, once the ring's turns are
+/// planned: a region, a first-writer-wins test, input or output behind a
+/// lock get OrderedPoint::WaitAt (TurnBeforeLocks.cpp).
+std::optional<SerialReason> takeOrderedTurnsBeforeLocks(const SplitAnalyses &A, LoopPlan &Plan);
 /// Each of \p Users reads \p C's value from its shared scalar \p Slot just
 /// before it: the operands \p FromCounter picks become that load, which
 /// \p ReadAt receives (SplitOrdered.cpp).
@@ -587,7 +594,12 @@ bool takesLock(const llvm::CallBase &Call);
 /// that may run before some point): the lock that dominates the others, or
 /// the end of the preheader of the spin loop that takes it; null if none.
 llvm::Instruction *beforeLocks(const SplitAnalyses &A, const llvm::Loop &L,
-                               llvm::ArrayRef<llvm::CallBase *> Before);
+                               llvm::ArrayRef<llvm::Instruction *> Before);
+/// The locks the loop's iterations take: calls that take a lock, and the
+/// compare-and-swap or exchange a spin loop repeats until it succeeds.
+llvm::SmallVector<llvm::Instruction *, 2> locksTaken(const SplitAnalyses &A, const LoopPlan &Plan);
+/// "the call to 'f'", "the compare-and-swap at f.c:3:5", for remarks.
+std::string lockName(const llvm::Instruction &Lock);
 bool releasesLock(const llvm::Loop &L, const llvm::Instruction &I);
 /// 'name', "inline asm" or "a function pointer", for remarks.
 std::string calleeName(const llvm::CallBase &Call);
@@ -610,6 +622,11 @@ unsigned commutativeUpdateKind(const llvm::LoadInst &L, const llvm::StoreInst &S
 
 /// "file:line:col" of \p I, for remarks that name a second place.
 std::string sourcePlace(const llvm::Instruction &I);
+/// "'a[...]'", "'g.offsets[...]'": the array \p Access reads or writes, as
+/// debug info names it; empty when it does not.
+std::string accessedArrayName(llvm::Instruction &Access);
+/// "the load of 'a[...]' at f.c:3:9" ("the load at f.c:3:9" without a name).
+std::string accessPlace(llvm::Instruction &Access);
 
 /// The first instruction of \p L that alias analysis says may write \p Loc,
 /// other than those \p Excused (writes the pragma's contract covers), or

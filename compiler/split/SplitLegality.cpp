@@ -22,10 +22,12 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
@@ -408,16 +410,112 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   return true;
 }
 
-StringRef memcoro::sourceVariableName(Value &V) {
+namespace {
+
+/// \p Ty without typedefs and qualifiers.
+const DIType *underlyingType(const DIType *Ty) {
+  while (const auto *D = dyn_cast_or_null<DIDerivedType>(Ty)) {
+    unsigned Tag = D->getTag();
+    if (Tag != dwarf::DW_TAG_typedef && Tag != dwarf::DW_TAG_const_type && Tag != dwarf::DW_TAG_volatile_type &&
+        Tag != dwarf::DW_TAG_restrict_type && Tag != dwarf::DW_TAG_member)
+      break;
+    Ty = D->getBaseType();
+  }
+  return Ty;
+}
+
+/// ".member" (nested: ".inner.member") of the field of \p Ty, a struct or
+/// class, that holds the byte at \p Bits / 8; empty when debug info does
+/// not say.
+std::string memberAt(const DIType *Ty, uint64_t Bits) {
+  const auto *Record = dyn_cast_or_null<DICompositeType>(underlyingType(Ty));
+  if (!Record || (Record->getTag() != dwarf::DW_TAG_structure_type && Record->getTag() != dwarf::DW_TAG_class_type))
+    return "";
+  for (DINode *E : Record->getElements()) {
+    const auto *Member = dyn_cast_or_null<DIDerivedType>(E);
+    if (!Member || Member->getTag() != dwarf::DW_TAG_member || Member->isStaticMember() ||
+        Bits < Member->getOffsetInBits() || Bits >= Member->getOffsetInBits() + Member->getSizeInBits())
+      continue;
+    std::string Name = Member->getName().str();
+    if (Name.empty())
+      return "";
+    std::string Inner = memberAt(Member->getBaseType(), Bits - Member->getOffsetInBits());
+    return "." + Name + Inner;
+  }
+  return "";
+}
+
+/// The variable and the fragment of it (in bits, 0 for all of it) that
+/// debug info says \p V holds.
+std::pair<DILocalVariable *, uint64_t> debugVariable(Value &V) {
   SmallVector<DbgValueInst *, 2> Intrinsics;
   SmallVector<DbgVariableRecord *, 2> Records;
   findDbgValues(Intrinsics, &V, &Records);
+  auto fragment = [](DIExpression *E) {
+    std::optional<DIExpression::FragmentInfo> F = E ? E->getFragmentInfo() : std::nullopt;
+    return F ? F->OffsetInBits : 0;
+  };
+  // The compiler's own variables (a range-for's `__begin3`, a library's
+  // `__first`) mean nothing to the user.
+  auto named = [](DILocalVariable *Var) {
+    return Var && !Var->getName().empty() && !Var->isArtificial() && !Var->getName().starts_with("__");
+  };
   for (DbgVariableRecord *R : Records)
-    if (DILocalVariable *Var = R->getVariable(); Var && !Var->getName().empty())
-      return Var->getName();
+    if (named(R->getVariable()))
+      return {R->getVariable(), fragment(R->getExpression())};
   for (DbgValueInst *I : Intrinsics)
-    if (DILocalVariable *Var = I->getVariable(); Var && !Var->getName().empty())
-      return Var->getName();
+    if (named(I->getVariable()))
+      return {I->getVariable(), fragment(I->getExpression())};
+  return {nullptr, 0};
+}
+
+/// "g.offsets", "g->offsets": a field loaded through a pointer to a struct
+/// (or a struct on the stack) that debug info names, at a constant offset.
+std::string loadedFieldName(LoadInst &Load) {
+  const DataLayout &DL = Load.getModule()->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(Load.getPointerOperandType()), 0);
+  Value *Base = Load.getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
+  if (Offset.isNegative())
+    return "";
+  uint64_t Bits = Offset.getZExtValue() * 8;
+  // A struct the function keeps on the stack, or a parameter passed by
+  // value in memory: its dbg.declare.
+  for (DbgVariableRecord *R : findDVRDeclares(Base))
+    if (std::string M = memberAt(R->getVariable()->getType(), Bits); !M.empty())
+      return R->getVariable()->getName().str() + M;
+  for (DbgDeclareInst *D : findDbgDeclares(Base))
+    if (std::string M = memberAt(D->getVariable()->getType(), Bits); !M.empty())
+      return D->getVariable()->getName().str() + M;
+  // A pointer (`g->offsets`) or a C++ reference (`g.offsets`) to it.
+  auto [Var, Fragment] = debugVariable(*Base);
+  const auto *Ptr = Var && !Fragment ? dyn_cast_or_null<DIDerivedType>(underlyingType(Var->getType())) : nullptr;
+  if (!Ptr)
+    return "";
+  bool Reference = Ptr->getTag() == dwarf::DW_TAG_reference_type || Ptr->getTag() == dwarf::DW_TAG_rvalue_reference_type;
+  if (Ptr->getTag() != dwarf::DW_TAG_pointer_type && !Reference)
+    return "";
+  std::string M = memberAt(Ptr->getBaseType(), Bits);
+  if (M.empty())
+    return "";
+  return Var->getName().str() + (Reference ? M : "->" + M.substr(1));
+}
+
+} // namespace
+
+StringRef memcoro::sourceVariableName(Value &V) {
+  // Interned in the context, so that the name outlives this call.
+  auto intern = [&](const std::string &Name) { return MDString::get(V.getContext(), Name)->getString(); };
+  if (auto [Var, Fragment] = debugVariable(V); Var) {
+    // One field of a struct that SROA split into scalars (`g` passed by
+    // value): the field the fragment covers.
+    if (Fragment)
+      if (std::string M = memberAt(Var->getType(), Fragment); !M.empty())
+        return intern(Var->getName().str() + M);
+    return Var->getName();
+  }
+  if (auto *Load = dyn_cast<LoadInst>(&V))
+    if (std::string Name = loadedFieldName(*Load); !Name.empty())
+      return intern(Name);
   return "";
 }
 

@@ -166,7 +166,8 @@ LoweredLoop CoroutineLowering::run() {
   SmallVector<Instruction *, 4> WaitAts;
   if (Plan.WaitsForTurn)
     for (const OrderedPoint &P : Plan.Ordered)
-      if (Instruction *At = P.BeforeTurn ? emitTestBeforeTurn(A, Plan, P) : P.At; !is_contained(WaitAts, At))
+      if (Instruction *At = P.BeforeTurn ? emitTestBeforeTurn(A, Plan, P) : P.WaitAt ? P.WaitAt : P.At;
+          !is_contained(WaitAts, At))
         WaitAts.push_back(At);
   for (const auto &[Load, Store] : Plan.Locked)
     WaitAts.push_back(Load);

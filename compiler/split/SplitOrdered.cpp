@@ -425,6 +425,8 @@ std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPla
   if (auto Why = takeTurnBeforeLocks(A, Plan))
     return Why;
   std::optional<SerialReason> Why = OrderedPlanner(A, Plan).run();
+  if (!Why)
+    Why = takeOrderedTurnsBeforeLocks(A, Plan);
   // An iteration holding the turn does not yield, so it would wait for a lock
   // forever whose holder waits for the turn.
   if (!Why && !Plan.Locked.empty() && !Plan.Ordered.empty())

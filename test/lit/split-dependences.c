@@ -43,7 +43,7 @@ void indirect(long *a, const int *x, const int *y, int n) {
   for (int i = 0; i < n; i++)
     a[x[i]] = a[y[i]] + 1;
 }
-// CHECK: split-dependences.c:[[@LINE-2]]:13: remark: assumed, as the pragma asserts, that other iterations do not reach the memory this store writes with the load at {{.*}}split-dependences.c:[[@LINE-2]]:15, this store (the compiler cannot tell; -fmemcoro-check verifies it at run time)
+// CHECK: split-dependences.c:[[@LINE-2]]:13: remark: assumed, as the pragma asserts, that other iterations do not reach the memory this store writes with the load at {{.*}}split-dependences.c:[[@LINE-2]]:15, this store of another iteration (the compiler cannot tell; -fmemcoro-check verifies it at run time)
 // CHECK: split-dependences.c:[[@LINE-4]]:3: remark: loop turned into 16 interleaved coroutines
 
 // One iteration's own elements, on restrict pointers: nothing to assume.
