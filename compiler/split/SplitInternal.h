@@ -537,6 +537,11 @@ llvm::SmallVector<llvm::PHINode *, 4> phiWeb(const llvm::Loop &L, llvm::PHINode 
 /// place holding the total wherever the loop is (ReductionMirrors.cpp).
 bool conditionalMirrorKeepsTotal(const SplitAnalyses &A, const llvm::Loop &L, const Reduction &R);
 
+/// Merges header phis that carry the same value as another header phi (an
+/// OpenMP reduction's private copy promoted twice), with their inner phis;
+/// whether any was merged (CongruentPhis.cpp).
+bool mergeCongruentPhis(llvm::Loop &L, const LoopPlan &Plan, llvm::ScalarEvolution &SE);
+
 /// Whether header phi \p Phi is a flag the iterations only set, to one
 /// constant (`changed = true`); if so, fills in \p R as a reduction by & or
 /// | (FlagReductions.cpp).
