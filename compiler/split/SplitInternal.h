@@ -409,6 +409,9 @@ private:
 /// the dispatch style (SplitPlan.cpp). \p HasTwin: another copy of the same
 /// marked loop exists in the function.
 std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin);
+/// Adds a suspension where an inner loop is entered whose stream starts at a
+/// value a suspended load reads, prefetching its first lines (StreamStarts.cpp).
+void planStreamStarts(const SplitAnalyses &A, LoopPlan &Plan);
 /// When the marked loop \p L, of a constant trip count M, inside a loop that
 /// only re-runs it, would be a pipeline (\p PlanDry plans it without changing
 /// the IR, true when it would be interleaved): makes the nest one loop of
