@@ -61,8 +61,10 @@ static bool heldInLoop(const SplitAnalyses &A, const Loop &L, const Reduction &R
 /// values.
 static bool heldOnEntry(const SplitAnalyses &A, const Loop &L, const Reduction &R, const StoreInst *Init, Value *V,
                         BasicBlock *In, SmallPtrSetImpl<PHINode *> &Assumed) {
+  // What a run of the loop left, unless the store before the loop can run
+  // again after it.
   if (V == R.LatchValue)
-    return true;
+    return !Init || !isPotentiallyReachable(L.getHeader(), Init->getParent(), nullptr, &A.DT);
   // Straight into the loop, or from where no run of the loop can have been.
   if (Init && V == Init->getValueOperand() && A.DT.dominates(Init, In->getTerminator()) &&
       (In == L.getLoopPreheader() || !isPotentiallyReachable(L.getHeader(), In, nullptr, &A.DT)))
