@@ -31,37 +31,84 @@ using namespace memcoro;
 
 #define DEBUG_TYPE "memcoro-split"
 
+/// Whether the slot holds \p V at the end of \p In, inside the loop: \p V
+/// is the total the iteration entered with and no store of it can have run
+/// since the header, or the value just stored, or an inner loop's phi of such
+/// values (a phi cycle is taken as given while its incoming values are checked).
+static bool heldInLoop(const SplitAnalyses &A, const Loop &L, const Reduction &R, Value *V, BasicBlock *In,
+                       SmallPtrSetImpl<PHINode *> &Assumed) {
+  StoreInst *Mirror = R.Mirrors.front();
+  if (V == R.Phi) {
+    SmallPtrSet<BasicBlock *, 1> Header = {L.getHeader()};
+    return In == L.getHeader() || !isPotentiallyReachable(Mirror->getParent(), In, &Header, &A.DT);
+  }
+  if (V == Mirror->getValueOperand())
+    return A.DT.dominates(Mirror->getParent(), In);
+  auto *Phi = dyn_cast<PHINode>(V);
+  if (!Phi || !L.contains(Phi) || Phi->getParent() == L.getHeader())
+    return false;
+  if (!Assumed.insert(Phi).second)
+    return true;
+  for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I)
+    if (!heldInLoop(A, L, R, Phi->getIncomingValue(I), Phi->getIncomingBlock(I), Assumed))
+      return false;
+  return true;
+}
+
+/// Whether the slot holds \p V when the loop is entered: the value \p Init
+/// stored before any run of the loop, the total a previous run of the loop
+/// left (an OpenMP chunk loop carries it from chunk to chunk), or a phi of such
+/// values.
+static bool heldOnEntry(const SplitAnalyses &A, const Loop &L, const Reduction &R, const StoreInst *Init, Value *V,
+                        BasicBlock *In, SmallPtrSetImpl<PHINode *> &Assumed) {
+  // What a run of the loop left, unless the store before the loop can run
+  // again after it.
+  if (V == R.LatchValue)
+    return !Init || !isPotentiallyReachable(L.getHeader(), Init->getParent(), nullptr, &A.DT);
+  // Straight into the loop, or from where no run of the loop can have been.
+  if (Init && V == Init->getValueOperand() && A.DT.dominates(Init, In->getTerminator()) &&
+      (In == L.getLoopPreheader() || !isPotentiallyReachable(L.getHeader(), In, nullptr, &A.DT)))
+    return true;
+  auto *Phi = dyn_cast<PHINode>(V);
+  if (!Phi || L.contains(Phi))
+    return false;
+  if (!Assumed.insert(Phi).second)
+    return true;
+  for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I)
+    if (!heldOnEntry(A, L, R, Init, Phi->getIncomingValue(I), Phi->getIncomingBlock(I), Assumed))
+      return false;
+  return true;
+}
+
 bool memcoro::conditionalMirrorKeepsTotal(const SplitAnalyses &A, const Loop &L, const Reduction &R) {
   BasicBlock *Preheader = L.getLoopPreheader(), *Latch = L.getLoopLatch();
   auto *Slot = dyn_cast_or_null<AllocaInst>(R.MirrorPlace);
-  if (!Preheader || !Latch || !Slot || R.Mirrors.size() != 1)
+  // One way out, through the latch: the total a run leaves is LatchValue.
+  if (!Preheader || !Latch || !Slot || R.Mirrors.size() != 1 || L.getExitingBlock() != Latch)
     return false;
   StoreInst *Mirror = R.Mirrors.front();
-  // Each way into the latch: the total unchanged, or the value just stored.
+  // Each way into the latch: the total unchanged, or the value just stored,
+  // possibly through an inner loop's phis.
   auto *Merge = dyn_cast<PHINode>(R.LatchValue);
   if (!Merge || !L.contains(Merge))
     return false;
-  for (unsigned In = 0; In < Merge->getNumIncomingValues(); ++In) {
-    Value *V = Merge->getIncomingValue(In);
-    if (V != R.Phi && !(V == Mirror->getValueOperand() &&
-                        A.DT.dominates(Mirror->getParent(), Merge->getIncomingBlock(In))))
+  SmallPtrSet<PHINode *, 8> InLoop;
+  for (unsigned In = 0; In < Merge->getNumIncomingValues(); ++In)
+    if (!heldInLoop(A, L, R, Merge->getIncomingValue(In), Merge->getIncomingBlock(In), InLoop))
       return false;
-  }
-  // The slot holds the entering total: stored before the loop, and no other
-  // write of it (nor a use that hands its address on) may run before the
-  // loop or inside it.
-  Value *Entering = R.Phi->getIncomingValueForBlock(Preheader);
-  bool Initialised = false;
+  // The slot holds the entering total: no write of it (nor a use that hands
+  // its address on) may run before the loop or inside it but the mirror and
+  // one store that dominates the loop.
+  StoreInst *Init = nullptr;
   for (User *U : Slot->users()) {
     auto *I = dyn_cast<Instruction>(U);
     if (!I)
       return false;
     if (I == Mirror || isa<LoadInst>(I) || I->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(I))
       continue;
-    if (auto *Init = dyn_cast<StoreInst>(I); Init && Init->getPointerOperand() == Slot &&
-                                            Init->getValueOperand() == Entering && !L.contains(Init) &&
-                                            A.DT.dominates(Init, Preheader->getTerminator())) {
-      Initialised = true;
+    if (auto *Store = dyn_cast<StoreInst>(I); Store && Store->getPointerOperand() == Slot && !Init &&
+                                             !L.contains(Store) && A.DT.dominates(Store, Preheader->getTerminator())) {
+      Init = Store;
       continue;
     }
     if (isPotentiallyReachable(I, &L.getHeader()->front(), nullptr, &A.DT, &A.LI)) {
@@ -69,5 +116,10 @@ bool memcoro::conditionalMirrorKeepsTotal(const SplitAnalyses &A, const Loop &L,
       return false;
     }
   }
-  return Initialised;
+  SmallPtrSet<PHINode *, 8> OnEntry;
+  if (!heldOnEntry(A, L, R, Init, R.Phi->getIncomingValueForBlock(Preheader), Preheader, OnEntry)) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: the total's slot may not hold the total the loop starts with\n");
+    return false;
+  }
+  return true;
 }

@@ -412,6 +412,9 @@ private:
 /// the dispatch style (SplitPlan.cpp). \p HasTwin: another copy of the same
 /// marked loop exists in the function.
 std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Plan, bool HasTwin);
+/// Adds a suspension where an inner loop is entered whose stream starts at a
+/// value a suspended load reads, prefetching its first lines (StreamStarts.cpp).
+void planStreamStarts(const SplitAnalyses &A, LoopPlan &Plan);
 /// When the marked loop \p L, of a constant trip count M, inside a loop that
 /// only re-runs it, would be a pipeline (\p PlanDry plans it without changing
 /// the IR, true when it would be interleaved): makes the nest one loop of
@@ -546,6 +549,11 @@ llvm::SmallVector<llvm::PHINode *, 4> phiWeb(const llvm::Loop &L, llvm::PHINode 
 /// OpenMP reduction's private copy updated under a condition), leaves the
 /// place holding the total wherever the loop is (ReductionMirrors.cpp).
 bool conditionalMirrorKeepsTotal(const SplitAnalyses &A, const llvm::Loop &L, const Reduction &R);
+
+/// Merges header phis that carry the same value as another header phi (an
+/// OpenMP reduction's private copy promoted twice), with their inner phis;
+/// whether any was merged (CongruentPhis.cpp).
+bool mergeCongruentPhis(llvm::Loop &L, const LoopPlan &Plan, llvm::ScalarEvolution &SE);
 
 /// Whether header phi \p Phi is a flag the iterations only set, to one
 /// constant (`changed = true`); if so, fills in \p R as a reduction by & or

@@ -308,11 +308,13 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
       // after the loop.
       if (auto *Store = dyn_cast<StoreInst>(UI);
           Store && Store->isSimple() && Store->getValueOperand() == Cur &&
-          L.isLoopInvariant(Store->getPointerOperand()) && A.LI.getLoopFor(Store->getParent()) == &L &&
+          L.isLoopInvariant(Store->getPointerOperand()) &&
           (!R.MirrorPlace || R.MirrorPlace == Store->getPointerOperand())) {
-        // A store on some paths only is checked once the closure is known.
+        // A store on some paths only, or in an inner loop, is checked once
+        // the closure is known.
         ConditionalMirror |= Cur != Phi->getIncomingValueForBlock(Plan.Latch) ||
-                             !A.DT.dominates(Store->getParent(), Plan.Latch);
+                             !A.DT.dominates(Store->getParent(), Plan.Latch) ||
+                             A.LI.getLoopFor(Store->getParent()) != &L;
         R.Mirrors.push_back(Store);
         R.MirrorPlace = Store->getPointerOperand();
         continue;
@@ -527,6 +529,7 @@ static std::string variableName(Value &V) {
 }
 
 std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
+  mergeCongruentPhis(L, Plan, A.SE);
   for (PHINode &Phi : Plan.Header->phis()) {
     // Carried by the exit test at launch (LaunchExit.cpp).
     if (is_contained(Plan.LaunchChains, &Phi))

@@ -256,6 +256,7 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
     }
   }
   dropCoveredSuspensions();
+  planStreamStarts(A, Plan);
   for (CallInst *Yield : Yields) {
     Plan.Suspensions.emplace_back();
     Plan.Suspensions.back().At = Yield;
