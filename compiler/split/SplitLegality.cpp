@@ -285,6 +285,13 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   // iteration's contribution.
   SmallVector<Instruction *, 8> Work = {Phi};
   SmallPtrSet<Instruction *, 16> Closure = {Phi};
+  // The closure in the order it was found: a set's order follows addresses,
+  // and which refusal the user reads must not change from build to build.
+  SmallVector<Instruction *, 16> ClosureInOrder = {Phi};
+  // A floating-point step without reassociation blames the order only if the
+  // rest of the closure is a reduction.
+  Instruction *NeedsReassociation = nullptr;
+  bool OpenMPReassociates = false;
   std::optional<unsigned> Kind;
   bool KindIsIntrinsic = false;
   bool ConditionalMirror = false;
@@ -319,11 +326,13 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
         R.MirrorPlace = Store->getPointerOperand();
         continue;
       }
-      if (Closure.insert(UI).second)
+      if (Closure.insert(UI).second) {
         Work.push_back(UI);
+        ClosureInOrder.push_back(UI);
+      }
     }
   }
-  for (Instruction *I : Closure) {
+  for (Instruction *I : ClosureInOrder) {
     if (I == Phi)
       continue;
     if (auto *P = dyn_cast<PHINode>(I)) {
@@ -352,11 +361,10 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
           Op != Instruction::FMul)
         return false;
       if ((Op == Instruction::FAdd || Op == Instruction::FMul) && !BO->hasAllowReassoc()) {
-        if (!openmpPermitsReassociation(Op)) {
-          FloatingPointOrderMatters = BO;
-          return false;
-        }
-        Plan.ReassociatedByOpenMP = true;
+        if (openmpPermitsReassociation(Op))
+          OpenMPReassociates = true;
+        else if (!NeedsReassociation)
+          NeedsReassociation = BO;
       }
       if (Op == Instruction::FAdd || Op == Instruction::FMul)
         R.ReassocSource = BO;
@@ -384,12 +392,17 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   }
   if (!Kind)
     return false;
+  if (NeedsReassociation) {
+    FloatingPointOrderMatters = NeedsReassociation;
+    return false;
+  }
 
   Type *Ty = Phi->getType();
   R.Phi = Phi;
   R.LatchValue = Phi->getIncomingValueForBlock(Plan.Latch);
   if (ConditionalMirror && !conditionalMirrorKeepsTotal(A, L, R))
     return false;
+  Plan.ReassociatedByOpenMP |= OpenMPReassociates;
   R.Opcode = *Kind;
   R.IsIntrinsic = KindIsIntrinsic;
   if (KindIsIntrinsic) {
