@@ -17,6 +17,8 @@
 // Alternating windows measure both copies on the same phase.
 #include "switch.h"
 
+#include "adapt.h"
+
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -51,17 +53,6 @@ static bool tracing(void) {
   if (on < 0)
     on = getenv("MEMCORO_ADAPT_TRACE") != NULL;
   return on;
-}
-
-static uint64_t counter_overhead(void) {
-  uint64_t least = UINT64_MAX;
-  for (int i = 0; i < 4; ++i) {
-    uint64_t t0 = __builtin_readcyclecounter();
-    uint64_t t1 = __builtin_readcyclecounter();
-    if (t1 - t0 < least)
-      least = t1 - t0;
-  }
-  return least;
 }
 
 static void start_check(struct memcoro_switch *s) {
@@ -111,7 +102,7 @@ static uint64_t decision(const struct memcoro_switch *s) {
 
 uint64_t __memcoro_switch_begin(struct memcoro_switch *s, uint32_t flags) {
   if (s->phase == FRESH || s->flags != flags) {
-    *s = (struct memcoro_switch){.flags = flags, .window = FIRST_WINDOW, .overhead = counter_overhead()};
+    *s = (struct memcoro_switch){.flags = flags, .window = FIRST_WINDOW, .overhead = __memcoro_counter_overhead()};
     start_check(s);
   } else if (s->phase == RUN && s->budget == 0) {
     start_check(s);
