@@ -21,19 +21,19 @@ enum {
  * prefetching) for up to `budget` units of work without calling here, and
  * takes what it ran off the budget itself. */
 struct memcoro_switch {
-  uint64_t budget;    /* units of work left before the next check */
-  uint64_t run;       /* the decision + 1, 0 before the first */
-  uint32_t phase;     /* FRESH, CHECK, RUN */
+  uint64_t budget;     /* units of work left before the next check */
+  uint64_t run;        /* the decision + 1, 0 before the first; kept through checks */
+  uint32_t phase;      /* FRESH, CHECK, RUN */
   uint32_t flags;
-  uint32_t which;     /* the copy the window under way runs */
-  uint32_t windows;   /* windows measured in this check, both copies */
-  uint64_t units[2];  /* of this check, per copy */
-  uint64_t cycles[2];
-  uint64_t window;    /* units of a measuring window */
-  uint64_t recheck;   /* the budget the last decision got */
-  uint64_t overhead;  /* cycles the two cycle-counter reads of a window add */
-  uint64_t last;      /* the decision before, + 1 */
-  uint64_t spare[4];
+  uint32_t which;      /* the copy the window under way runs */
+  uint32_t pairs;      /* ratios measured in this check */
+  uint64_t acc_units[2];  /* of the pair under way, per copy */
+  uint64_t acc_cycles[2];
+  uint64_t ratio[3];   /* per pair: the prefetching loop's cycles per unit over the loop as written's, x1024 */
+  uint64_t units[2];   /* of this check, per copy */
+  uint64_t window;     /* units of a measuring window */
+  uint64_t recheck;    /* the budget the last decision got */
+  uint64_t overhead;   /* cycles the two cycle-counter reads of a window add */
 };
 _Static_assert(sizeof(struct memcoro_switch) == 16 * sizeof(uint64_t), "the compiler emits [16 x i64]");
 
