@@ -3,8 +3,8 @@
 // A step of memcoro-split around the prefetch-ahead code generator
 // (PrefetchAhead.cpp; Split.cpp calls emitPrefetchSwitch in its place). On
 // data near the core the prefetches ahead only cost instructions: bfs at
-// 1 MiB ran at 0.7x the loop as written, where at 1 GiB it runs at 1.5x
-// (docs/bench.md). Which of the two a run needs is known only at run time,
+// 1 MiB ran at 0.7x the loop as written, where at 1 GiB it runs at
+// 1.35-1.5x (docs/bench.md). Which of the two a run needs is known only at run time,
 // so the loop is kept twice, the loop as written and the prefetching loop,
 // and a controller in the runtime (runtime/adapt/switch.c, beside run-time
 // adaptation's) picks one for each window of work from the cycles it takes,
@@ -16,7 +16,7 @@
 //       | n == 0                      | n == 1
 //       v                             v
 //   the loop as written    <->    the prefetching loop
-//       |   each backedge counts the window down; at 0 it goes to
+//       |   each backedge counts the window's work down; at 0 it goes to
 //       |   memcoro.prefetch.switch, which reports the window, asks for the
 //       |   next and enters either header with the values of the header phis
 //       v
@@ -326,7 +326,7 @@ void SwitchWiring::wire(Copy &Plain, Copy &Prefetching, LoopInfo &LI) {
     Carried.push_back(SB.CreatePHI(Phi->getType(), 2, Phi->getName() + ".switched"));
   Value *Now = SB.CreateCall(Cycles, {});
   // An unmeasured window's cycles are not read: the controller only counts
-  // its iterations off the budget.
+  // its work off the budget.
   Value *Spent = SB.CreateSelect(SB.CreateICmpEQ(SwitchT0, SB.getInt64(0)), SB.getInt64(0),
                                  SB.CreateSub(Now, SwitchT0));
   Value *Next = SB.CreateCall(NextFn, {State, SwitchWindow, Spent});
@@ -347,7 +347,7 @@ void SwitchWiring::wire(Copy &Plain, Copy &Prefetching, LoopInfo &LI) {
       L.addBasicBlockToLoop(Back, LI);
   }
 
-  // exit: the iterations of the last window, counting the one that left.
+  // exit: the work of the last window, the iteration that left included.
   SmallVector<BasicBlock *, 4> Exiting(predecessors(Exit));
   BasicBlock *Rest = Exit->splitBasicBlock(Exit->getFirstNonPHIIt(), Exit->getName() + ".rest");
   auto *Measured = BasicBlock::Create(Ctx, "memcoro.prefetch.measured", &F, Rest);
