@@ -150,9 +150,10 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
   emitCostRemarks(Plan, ORE);
   emitProfileRemarks(Plan, ORE);
   if (!Why && !Plan.PrefetchAhead.empty()) {
-    // Not interleaved: the loop stays a loop, and ordinary again.
-    emitPrefetchAhead(A, Plan, ORE);
+    // Not interleaved: the loop stays a loop, and ordinary again (its copy
+    // as written too).
     unmarkLoop(L);
+    emitPrefetchSwitch(A, Plan, ORE, adaptsAtRunTime());
     return false;
   }
   if (Why) {

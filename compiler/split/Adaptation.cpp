@@ -125,6 +125,8 @@ static constexpr unsigned StateWords = 16;
 
 RunTimeAdaptation::~RunTimeAdaptation() = default;
 
+bool memcoro::adaptsAtRunTime() { return AdaptSerial; }
+
 namespace {
 
 class WindowLoop final : public RunTimeAdaptation {

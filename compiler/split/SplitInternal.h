@@ -446,6 +446,11 @@ bool choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const std::opti
 void emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
 /// The prefetches, for print<memcoro-plan>.
 void printPrefetchAhead(const LoopPlan &Plan, llvm::raw_ostream &OS);
+/// PrefetchSwitch.cpp: emitPrefetchAhead, and under run-time adaptation
+/// (\p Adapting) a copy of the loop as written beside it, the two switched
+/// between windows of iterations by the measured cycles.
+void emitPrefetchSwitch(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE,
+                        bool Adapting);
 /// One -Rpass-analysis=memcoro remark per access the cost model left without
 /// a suspension.
 void emitCostRemarks(const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
@@ -1060,6 +1065,8 @@ public:
 /// says so in a remark. Null when it does not.
 std::unique_ptr<RunTimeAdaptation> createRunTimeAdaptation(const SplitAnalyses &A, const LoopPlan &Plan,
                                                            llvm::OptimizationRemarkEmitter &ORE);
+/// Whether loops adapt at run time (-memcoro-adapt, memcoro-cc's default).
+bool adaptsAtRunTime();
 
 /// Early exits (EarlyExits.cpp). Whether the loop's edges out other than the
 /// latch's can be interleaved: nothing in the loop writes memory (iterations

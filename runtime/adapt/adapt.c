@@ -275,7 +275,7 @@ static uint64_t decision(const struct memcoro_adapt *s) {
 
 // What two back-to-back reads of the cycle counter measure: the least of a
 // few, as the loop's own reads sit at a window's two ends.
-static uint64_t counter_overhead(void) {
+uint64_t __memcoro_counter_overhead(void) {
   uint64_t least = UINT64_MAX;
   for (int i = 0; i < 4; ++i) {
     uint64_t t0 = __builtin_readcyclecounter();
@@ -294,7 +294,7 @@ uint64_t __memcoro_adapt_begin(struct memcoro_adapt *s, uint32_t flags, uint32_t
   if (n0 == 0)
     n0 = 1;
   if (s->phase == FRESH || s->flags != flags || s->n0 != n0 || s->nmax != nmax) {
-    *s = (struct memcoro_adapt){.flags = flags, .n0 = n0, .nmax = nmax, .best = n0, .overhead = counter_overhead()};
+    *s = (struct memcoro_adapt){.flags = flags, .n0 = n0, .nmax = nmax, .best = n0, .overhead = __memcoro_counter_overhead()};
     start_check(s);
   } else if (s->phase == RUN && s->budget == 0) {
     start_check(s);

@@ -75,4 +75,8 @@ uint64_t __memcoro_adapt_begin(struct memcoro_adapt *state, uint32_t flags, uint
 /* The last window ran `iters` iterations in `cycles` cycles: the next one. */
 uint64_t __memcoro_adapt_next(struct memcoro_adapt *state, uint64_t iters, uint64_t cycles);
 
+/* What two back-to-back reads of the cycle counter measure (the least of a
+ * few): taken off every measured window. Also switch.c's. */
+uint64_t __memcoro_counter_overhead(void);
+
 #endif

@@ -9,8 +9,55 @@
 // RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro -Rpass-missed=memcoro 2>&1 | %FileCheck %s --check-prefix=DEFAULT
 // RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro -Rpass-missed=memcoro -mllvm -memcoro-prefetch-ahead=0 2>&1 | %FileCheck %s --check-prefix=NOAHEAD
 // RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro -fno-memcoro-cost-model 2>&1 | %FileCheck %s --check-prefix=INSIST
+// The run-time switch (split/PrefetchSwitch.cpp): under run-time adaptation
+// (memcoro-cc's default) the loop as written is kept beside the prefetching
+// loop, and windows of work run the one runtime/adapt/switch.c measures faster.
+// RUN: %memcoro-cc -O2 -S -emit-llvm %s -o - | %FileCheck %s --check-prefix=SWITCH
+// RUN: %memcoro-cc -O2 -g -S -emit-llvm %s -o /dev/null -Rpass=memcoro 2>&1 | %FileCheck %s --check-prefix=SWREMARK
+// RUN: %memcoro-cc -O2 -S -emit-llvm %s -o - -fno-memcoro-adapt | %FileCheck %s --check-prefix=SWOFF
+// RUN: %memcoro-cc -O2 -S -emit-llvm %s -o - -mllvm -memcoro-prefetch-switch=off | %FileCheck %s --check-prefix=SWOFF
+// RUN: %memcoro-cc -O2 -S -emit-llvm %s -o - -mllvm -memcoro-prefetch-switch=plain | %FileCheck %s --check-prefix=SWPLAIN
+// RUN: %memcoro-cc -O2 -S -emit-llvm %s -o - -mllvm -memcoro-prefetch-switch=prefetch | %FileCheck %s --check-prefix=SWAHEAD
 #include <stddef.h>
 #include <stdint.h>
+
+// SWITCH: @memcoro.prefetch.switch.level = internal thread_local global [16 x i64] zeroinitializer
+// SWITCH-LABEL: define {{.*}} @level(
+// Decided with budget left: no call, no cycle counter; the window is the budget.
+// SWITCH: [[STATE:%.*]] = {{.*}}call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@memcoro.prefetch.switch.level)
+// SWITCH-NEXT: [[BUDGET:%.*]] = load i64, ptr [[STATE]]
+// SWITCH-NEXT: [[RUNP:%.*]] = getelementptr i8, ptr [[STATE]], i64 8
+// SWITCH-NEXT: [[DEC:%.*]] = load i64, ptr [[RUNP]]
+// SWITCH-NEXT: [[DECIDED:%.*]] = icmp ne i64 [[DEC]], 0
+// SWITCH-NEXT: [[LEFT:%.*]] = icmp ne i64 [[BUDGET]], 0
+// SWITCH-NEXT: [[FAST:%.*]] = and i1 [[DECIDED]], [[LEFT]]
+// SWITCH-NEXT: br i1 [[FAST]]
+// The exit of an unmeasured window takes its work off the budget in place;
+// a measured one reports its cycles.
+// SWITCH: call i64 @llvm.readcyclecounter()
+// SWITCH: call i64 @__memcoro_switch_next(ptr {{.*}}[[STATE]]
+// SWITCH: call i64 @llvm.usub.sat.i64(i64 [[BUDGET]]
+// SWITCH-NEXT: store i64 {{.*}}, ptr [[STATE]]
+// SWITCH: call i64 @__memcoro_switch_begin(ptr {{.*}}[[STATE]], i32 0)
+// SWITCH: call i64 @llvm.readcyclecounter()
+// The window counts down the work: one per iteration and the inner loop's trips.
+// SWITCH: [[REST:%.*]] = add i64 {{.*}}
+// SWITCH-NEXT: [[END:%.*]] = icmp slt i64 [[REST]], 1
+// SWITCH-NEXT: br i1 [[END]], label %{{.*}}, label %{{.*}}, !llvm.loop
+// Both copies: prefetches in one, none in the other.
+// SWITCH-COUNT-3: call void @llvm.prefetch.p0(
+// SWITCH-NOT: call void @llvm.prefetch.p0(
+// SWITCH: declare i64 @__memcoro_switch_begin(ptr, i32)
+
+// SWREMARK: remark: loop turned into a prefetching loop in serial order
+// SWREMARK: remark: loop adapts at run time: the prefetching loop and the loop as written are both kept, and each window of work runs the one measured faster (on data near the core the prefetches only cost instructions)
+
+// SWOFF-NOT: __memcoro_switch
+// SWOFF: call void @llvm.prefetch.p0(
+// SWOFF-NOT: __memcoro_switch
+
+// SWPLAIN: call i64 @__memcoro_switch_begin(ptr {{.*}}, i32 4)
+// SWAHEAD: call i64 @__memcoro_switch_begin(ptr {{.*}}, i32 8)
 
 // IR-LABEL: define {{.*}} @level(
 // The frontier is read 32 ahead only up to its last element (the trip count
