@@ -16,6 +16,8 @@ namespace {
 
 // Cycles per iteration run serially (n = 0) or with n coroutines.
 using Cost = std::function<uint64_t(uint32_t n)>;
+// The same for iteration i: iterations differ in cost along the loop.
+using SiteCost = std::function<uint64_t(uint32_t n, uint64_t i)>;
 
 struct Tally {
   uint64_t serial = 0, interleaved = 0; // iterations run each way
@@ -24,7 +26,7 @@ struct Tally {
 
 // One execution of a loop of `trips` iterations, as the generated code runs it.
 // `drain`: cycles each interleaved window adds (a pipeline's fill and drain).
-void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, const Cost &cost,
+void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, const SiteCost &cost,
              Tally &run, uint64_t drain = 0) {
   auto account = [&](uint64_t n, uint64_t iters) {
     (n ? run.interleaved : run.serial) += iters;
@@ -41,9 +43,17 @@ void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint6
     uint64_t len = std::max<uint64_t>(decision >> 8, 1), n = decision & 255;
     uint64_t hi = std::min(lo + len, trips);
     account(n, hi - lo);
-    decision = __memcoro_adapt_next(&s, hi - lo, (hi - lo) * cost(uint32_t(n)) + (n ? drain : 0) + s.overhead);
+    uint64_t cycles = (n ? drain : 0) + s.overhead;
+    for (uint64_t i = lo; i < hi; ++i)
+      cycles += cost(uint32_t(n), i);
+    decision = __memcoro_adapt_next(&s, hi - lo, cycles);
     lo = hi;
   }
+}
+
+void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, const Cost &cost,
+             Tally &run, uint64_t drain = 0) {
+  execute(s, flags, n0, nmax, trips, [&](uint32_t n, uint64_t) { return cost(n); }, run, drain);
 }
 
 Tally simulate(uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, uint64_t executions, const Cost &cost,
@@ -126,6 +136,24 @@ TEST(Adapt, ForcedDecisionsHoldAfterTheSamples) {
                [](uint32_t n) { return n ? 400 : 10; }, t);
   EXPECT_EQ(t.run, 17u);
   EXPECT_GT(r.serial, 0u) << "the samples still ran serially";
+}
+
+// sssp's vertices: iterations grow dearer along the loop (here by half over
+// the check), and interleaving is 10% faster than the serial loop at every
+// iteration. A serial sample of the first iterations followed by a trial of
+// the next ones found the trial dearer and kept the loop serial; serial and
+// interleaved windows that alternate compare like with like.
+TEST(Adapt, SerialAndInterleavedAreMeasuredOnTheSameStretch) {
+  SiteCost dearer = [](uint32_t n, uint64_t i) -> uint64_t { return (n ? 90 : 100) * (2048 + i) / 2048; };
+  memcoro_adapt s = {};
+  Tally r;
+  execute(s, Sample, 16, 16, 4096, dearer, r);
+  EXPECT_EQ(s.run, 17u) << "interleaved";
+  // And the other way: cheaper along the loop, interleaving 10% slower.
+  SiteCost cheaper = [](uint32_t n, uint64_t i) -> uint64_t { return (n ? 110 : 100) * 8192 / (2048 + i); };
+  memcoro_adapt t = {};
+  execute(t, Sample, 16, 16, 4096, cheaper, r);
+  EXPECT_EQ(t.run, 1u) << "serial";
 }
 
 TEST(Adapt, FollowsDataThatMovesNearer) {
