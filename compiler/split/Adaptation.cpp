@@ -163,8 +163,6 @@ public:
 private:
   void cloneSerialLoop();
   Value *stateAddress(IRBuilder<> &B);
-  std::pair<Value *, Value *> countUpWindow(IRBuilder<> &LB);
-  std::pair<Value *, Value *> countDownWindow(IRBuilder<> &LB, IRBuilder<> &EB);
 
   const LoopPlan &Plan;
   Loop &L;
@@ -439,31 +437,6 @@ Value *WindowLoop::buildWindowLoop(Value *TC) {
   return WindowTrips;
 }
 
-/// The serial copy's count of iterations lo..hi-1, and the next iteration's
-/// number, which the exit test at launch needs after the copy only.
-std::pair<Value *, Value *> WindowLoop::countUpWindow(IRBuilder<> &LB) {
-  PHINode *K = PHINode::Create(I64, 2, "memcoro.serial.k", CloneHeader->getFirstNonPHIIt());
-  Value *KNext = LB.CreateAdd(K, LB.getInt64(1));
-  K->addIncoming(Lo, SerialPh);
-  K->addIncoming(KNext, CloneLatch);
-  return {LB.CreateICmpNE(KNext, Hi), KNext};
-}
-
-/// The same for a copy that keeps its exit test at launch: a walk
-/// (`while (p)`) has no induction variable LSR could fold a count into, and
-/// counting up to hi kept a second counter and hi live in a loop of five
-/// instructions (0.85-0.90x the plain walk). Counting the iterations left
-/// down to zero is a decrement and a branch; the next iteration's number is
-/// computed once, after the copy, by \p EB.
-std::pair<Value *, Value *> WindowLoop::countDownWindow(IRBuilder<> &LB, IRBuilder<> &EB) {
-  PHINode *Left = PHINode::Create(I64, 2, "memcoro.serial.left", CloneHeader->getFirstNonPHIIt());
-  Value *LeftNext = LB.CreateSub(Left, LB.getInt64(1));
-  IRBuilder<> PB(SerialPh->getTerminator());
-  Left->addIncoming(PB.CreateSub(Hi, Lo), SerialPh);
-  Left->addIncoming(LeftNext, CloneLatch);
-  return {LB.CreateICmpNE(LeftNext, LB.getInt64(0)), EB.CreateSub(Hi, LeftNext)};
-}
-
 void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<AllocaInst *> Accumulators,
                                    ArrayRef<AllocaInst *> Counters) {
   if (!Sample)
@@ -492,20 +465,23 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
   // (the exit's phis never had an edge from the copy). An exit test at
   // launch stays besides the count: when it fails, no iteration after this
   // one exists, and the limit says so to the window loop.
+  PHINode *K = PHINode::Create(I64, 2, "memcoro.serial.k", CloneHeader->getFirstNonPHIIt());
   auto *OldBr = cast<BranchInst>(CloneLatch->getTerminator());
   IRBuilder<> LB(OldBr);
+  Value *KNext = LB.CreateAdd(K, LB.getInt64(1));
   Value *OldTest = OldBr->isConditional() ? OldBr->getCondition() : nullptr;
-  Value *Goes = nullptr;
+  Value *Goes = nullptr, *InWindow = LB.CreateICmpNE(KNext, Hi);
   if (LaunchLimit && OldTest)
     Goes = OldBr->getSuccessor(0) == CloneHeader ? OldTest : LB.CreateNot(OldTest);
-  IRBuilder<> EB(SerialEnd->getTerminator());
-  auto [InWindow, KNext] = Goes ? countDownWindow(LB, EB) : countUpWindow(LB);
   BranchInst *NewBr = LB.CreateCondBr(Goes ? LB.CreateAnd(Goes, InWindow) : InWindow, CloneHeader, SerialEnd);
   NewBr->setMetadata(LLVMContext::MD_loop, OldBr->getMetadata(LLVMContext::MD_loop));
   OldBr->eraseFromParent();
   if (OldTest && !Goes)
     RecursivelyDeleteTriviallyDeadInstructions(OldTest);
+  K->addIncoming(Lo, SerialPh);
+  K->addIncoming(KNext, CloneLatch);
 
+  IRBuilder<> EB(SerialEnd->getTerminator());
   for (unsigned C = 0; C < LaunchCursors.size(); ++C)
     EB.CreateStore(CloneChainNext[C], LaunchCursors[C]);
   if (Goes) {

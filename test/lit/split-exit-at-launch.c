@@ -41,20 +41,15 @@ long walk(const struct work *p, const long *t) {
 // ADAPT:       memcoro.adapt.spend:
 // ADAPT:       call i64 @llvm.usub.sat.i64(i64 %memcoro.budget,
 // ADAPT:       br i1 %{{.*}}, label %memcoro.adapt.begin, label %memcoro.adapt.more
-// The copy counts the window's iterations down (one decrement and its
-// branch beside the walk's own test) and numbers the next one after it.
 // ADAPT:       memcoro.serial.end:
-// ADAPT-NEXT:  %[[KNEXT:.*]] = sub i64 %memcoro.hi, %[[LEFTNEXT:[0-9]+]]
-// ADAPT-NEXT:  %[[LOWER:.*]] = tail call i64 @llvm.umin.i64(i64 %memcoro.limit.1, i64 %[[KNEXT]])
+// ADAPT-NEXT:  %[[LOWER:.*]] = tail call i64 @llvm.umin.i64(i64 %memcoro.limit.1, i64 %[[KNEXT:.*]])
 // ADAPT-NEXT:  select i1 %tobool.not.serial, i64 %memcoro.limit.1, i64 %[[LOWER]]
 // ADAPT:       if.else.serial:
 // ADAPT:       %p.addr.05.serial = phi ptr [ %[[NEXTS:.*]], %if.else.serial ], [ %p.addr.05.memcoro.cursor.1, %memcoro.adapt.go ]
-// ADAPT-NEXT:  %memcoro.serial.left = phi i64 [ %[[LEFTNEXT]], %if.else.serial ]
-// ADAPT-NOT:   memcoro.serial.k
 // ADAPT:       %[[NEXTS]] = load ptr, ptr %next.serial
 // ADAPT-NEXT:  %tobool.not.serial = icmp ne ptr %[[NEXTS]], null
-// ADAPT-NEXT:  %[[LEFTNEXT]] = add i64 %memcoro.serial.left, -1
-// ADAPT-NEXT:  %[[INWINDOW:.*]] = icmp ne i64 %[[LEFTNEXT]], 0
+// ADAPT-NEXT:  %[[KNEXT]] = add i64 %memcoro.serial.k, 1
+// ADAPT-NEXT:  %[[INWINDOW:.*]] = icmp ne i64 %[[KNEXT]], %memcoro.hi
 // ADAPT-NEXT:  %[[GOES:.*]] = and i1 %tobool.not.serial, %[[INWINDOW]]
 // ADAPT-NEXT:  br i1 %[[GOES]], label %if.else.serial, label %memcoro.serial.end
 
