@@ -229,9 +229,17 @@ static uint64_t first_trial_window(const struct memcoro_adapt *s) {
   return per_slot * (uint64_t)s->trial;
 }
 
+static bool trial_measured(const struct memcoro_adapt *s);
+static bool serial_measured(const struct memcoro_adapt *s);
+
 // The rest of the trial's quota (past it, as many iterations again as the
-// measurement has: it was too short to time), in windows that double.
+// measurement has: it was too short to time), in windows that double. A
+// paired trial already measured waits for its serial side in short windows:
+// sssp's unreached vertices cost a cycle each serially, and doubling trials
+// ran 16 times the serial sample's 32 Ki iterations at 1.5x its cost.
 static uint64_t remaining(const struct memcoro_adapt *s) {
+  if (s->phase == PAIRED_TRIAL && trial_measured(s) && !serial_measured(s))
+    return first_trial_window(s);
   uint64_t quota = trial_iters(s);
   uint64_t want = s->iters < quota ? quota - s->iters : s->iters;
   uint64_t ramp = s->iters > first_trial_window(s) ? s->iters : first_trial_window(s);
