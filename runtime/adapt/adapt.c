@@ -337,22 +337,20 @@ uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t 
   uint64_t net = cycles > s->overhead ? cycles - s->overhead : 0;
   switch (s->phase) {
   case PAIRED_SERIAL:
-    s->paired_iters += iters;
-    s->paired_cycles += net;
-    s->check_iters += iters;
-    s->check_cycles += net;
-    if (serial_measured(s) && trial_measured(s))
-      end_pair(s);
-    else
-      s->phase = PAIRED_TRIAL;
-    break;
   case PAIRED_TRIAL:
-    s->iters += iters;
-    s->cycles += net;
+    if (s->phase == PAIRED_SERIAL) {
+      s->paired_iters += iters;
+      s->paired_cycles += net;
+      s->check_iters += iters;
+      s->check_cycles += net;
+    } else {
+      s->iters += iters;
+      s->cycles += net;
+    }
     if (serial_measured(s) && trial_measured(s))
       end_pair(s);
     else
-      s->phase = PAIRED_SERIAL;
+      s->phase = s->phase == PAIRED_SERIAL ? PAIRED_TRIAL : PAIRED_SERIAL;
     break;
   case TRIAL:
     s->iters += iters;
