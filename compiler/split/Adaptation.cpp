@@ -121,7 +121,7 @@ static cl::opt<unsigned> AdaptMaxPipelineN(
 /// runtime/adapt/adapt.h: MEMCORO_ADAPT_*, and its sample size for the remark.
 enum : unsigned { FlagSample = 1, FlagN = 2, FlagForceSerial = 4, FlagForceInterleaved = 8, FlagPipeline = 16 };
 static constexpr unsigned SampleIters = 256;
-static constexpr unsigned StateWords = 16;
+static constexpr unsigned StateWords = 18;
 
 RunTimeAdaptation::~RunTimeAdaptation() = default;
 

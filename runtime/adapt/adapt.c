@@ -4,10 +4,12 @@
 // window of iterations, how many to run and how, and reports their cycles
 // after:
 //
-//   sample   MEMCORO_ADAPT_SAMPLE_ITERS iterations serially: cycles per
-//            iteration when nothing is overlapped (skipped without
-//            MEMCORO_ADAPT_SAMPLE)
-//   trial    interleaved at n = best, then (MEMCORO_ADAPT_N) hill climbing
+//   pair     interleaved at n = best, in windows that alternate with serial
+//            ones (a quarter as many iterations in all,
+//            MEMCORO_ADAPT_SAMPLE_ITERS per trial): both ways measured on
+//            neighbouring stretches of the iteration space and at the same
+//            time (without MEMCORO_ADAPT_SAMPLE, a plain trial)
+//   trial    then (MEMCORO_ADAPT_N) hill climbing
 //            on the ladder 2 3 4 6 8 12 16 24 32 48 64 ...: up while each step
 //            is 3% faster, else down from where it started, as CoroAMU's
 //            return block "periodically adjusts concurrency levels"
@@ -31,10 +33,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// A check samples the serial loop again after its trials and keeps the
-// faster sample: the first iterations of an execution often run on a cold
-// cache and TLB, and one cold sample made interleaving look better.
-enum { FRESH, SAMPLE, TRIAL, RESAMPLE, RUN };
+// The serial sample and the first trial of a check alternate windows
+// (PAIRED_SERIAL, PAIRED_TRIAL) instead of running one after the other:
+// iterations differ in cost along the iteration space (sssp's vertices,
+// whose distance is still infinite in one stretch and not in the next), and
+// the first iterations of an execution run on a cold cache and TLB, so a
+// sample and a trial of different stretches misjudged (sssp kept
+// interleaving at 0.84-0.90x serial, a list walk stayed serial while
+// interleaving was faster).
+enum { FRESH, PAIRED_SERIAL, PAIRED_TRIAL, TRIAL, RUN };
 
 // Ties and noise favour the serial loop and the n already chosen.
 enum { BETTER_PERCENT = 97 };
@@ -111,6 +118,13 @@ static bool wide_margin(const struct memcoro_adapt *s) {
   return !s->serial && s->best_cpi * WIDE_MARGIN < s->serial_cpi;
 }
 
+// A paired measurement of n = best, starting with a serial window.
+static void pair(struct memcoro_adapt *s) {
+  s->paired_iters = 0;
+  s->paired_cycles = 0;
+  measure(s, PAIRED_SERIAL, s->best);
+}
+
 static void start_check(struct memcoro_adapt *s) {
   s->budget = 0;
   s->iters = 0;
@@ -123,12 +137,10 @@ static void start_check(struct memcoro_adapt *s) {
   s->best_cpi = UINT64_MAX;
   s->retried = 0;
   s->retry_cpi = 0;
-  if (sample) {
-    s->unsampled = 0;
-    measure(s, SAMPLE, 0);
-  } else {
+  if (sample)
+    pair(s);
+  else
     measure(s, TRIAL, s->best);
-  }
 }
 
 // MEMCORO_ADAPT_TRACE=1: every measurement and decision on stderr.
@@ -195,11 +207,22 @@ enum { RETRY_SLOWER_PERCENT = 150, RETRIED_SPOILT = 1, RETRIED_COLD = 2 };
 // A trial of n = s->trial has ended at `cpi`: climb on, turn, or decide.
 static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   uint32_t n = s->trial, next;
-  uint16_t retry = s->best_cpi == UINT64_MAX ? (s->run ? 0 : RETRIED_COLD)
+  // Interleaving a quarter slower than the serial loop at the usual n: the
+  // data is near the core, and no n will change that (nor a warmer trial:
+  // the serial side of its pair ran as cold).
+  bool near_core = (s->flags & MEMCORO_ADAPT_SAMPLE) && cpi * 4 > s->serial_cpi * 5;
+  uint16_t retry = s->best_cpi == UINT64_MAX ? (s->run || near_core ? 0 : RETRIED_COLD)
                    : cpi * 100 > s->best_cpi * RETRY_SLOWER_PERCENT ? RETRIED_SPOILT
                                                                     : 0;
   if (retry && !(s->retried & retry)) {
     s->retried |= retry;
+    // A cold first trial paired with serial windows is paired again, warm,
+    // and the warm pair alone counts: a bare trial on the next stretch would
+    // compare unlike stretches again.
+    if (retry == RETRIED_COLD && s->paired_iters) {
+      pair(s);
+      return;
+    }
     s->retry_cpi = cpi < UINT32_MAX ? (uint32_t)cpi : UINT32_MAX;
     measure(s, TRIAL, n);
     return;
@@ -209,9 +232,7 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   s->retry_cpi = 0;
   if (s->best_cpi == UINT64_MAX) {
     s->best_cpi = cpi;
-    // Interleaving a quarter slower than the serial loop at the usual n: the
-    // data is near the core, and no n will change that.
-    if ((s->flags & MEMCORO_ADAPT_SAMPLE) && cpi * 4 > s->serial_cpi * 5)
+    if (near_core)
       next = 0;
     else if (!(next = step(s, n, true)))
       next = step(s, n, false);
@@ -223,48 +244,91 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
     // Going up made it worse at once: try going down from the start.
     next = n > s->start && s->best == s->start ? step(s, s->start, false) : 0;
   }
-  bool sampled = s->unsampled == 0;
-  // A check that sampled samples again, warm, unless interleaving won by far
-  // (the first sample may have run on a cold cache). One that did not
-  // samples when interleaving got much slower than at the check before: the
-  // data may have moved nearer the core.
-  bool resample = (s->flags & MEMCORO_ADAPT_SAMPLE) &&
-                  (sampled ? s->best_cpi * WIDE_MARGIN >= s->serial_cpi : s->best_cpi * 2 > s->last_cpi * 3);
+  // A check whose trials were not paired with serial windows (interleaving
+  // won by far at the check before) pairs again when interleaving got much
+  // slower than then: the data may have moved nearer the core.
+  bool repair = (s->flags & MEMCORO_ADAPT_SAMPLE) && s->unsampled && s->best_cpi * 2 > s->last_cpi * 3;
   if (next)
     measure(s, TRIAL, next);
-  else if (resample)
-    measure(s, RESAMPLE, 0);
+  else if (repair)
+    pair(s);
   else
     decide(s);
 }
 
-static uint64_t quota(const struct memcoro_adapt *s) {
-  return s->phase == TRIAL ? trial_iters(s) : MEMCORO_ADAPT_SAMPLE_ITERS;
-}
-
 // A pipeline's windows start long enough for their drain to be a small part.
-static uint64_t first_window(const struct memcoro_adapt *s) {
+static uint64_t first_trial_window(const struct memcoro_adapt *s) {
   uint64_t per_slot = s->flags & MEMCORO_ADAPT_PIPELINE ? PER_SLOT : FIRST_TRIAL_WINDOW_PER_SLOT;
-  return s->phase == TRIAL ? per_slot * (uint64_t)s->trial : FIRST_SAMPLE_WINDOW;
+  return per_slot * (uint64_t)s->trial;
 }
 
-// The rest of the quota (past it, as many iterations again as the
-// measurement has: it was too short to time), in windows that double.
+static bool trial_measured(const struct memcoro_adapt *s);
+static bool serial_measured(const struct memcoro_adapt *s);
+
+// The rest of the trial's quota (past it, as many iterations again as the
+// measurement has: it was too short to time), in windows that double. A
+// paired trial already measured waits for its serial side in short windows:
+// sssp's unreached vertices cost a cycle each serially, and doubling trials
+// ran 16 times the serial sample's 32 Ki iterations at 1.5x its cost.
 static uint64_t remaining(const struct memcoro_adapt *s) {
-  uint64_t want = s->iters < quota(s) ? quota(s) - s->iters : s->iters;
-  uint64_t ramp = s->iters > first_window(s) ? s->iters : first_window(s);
+  if (s->phase == PAIRED_TRIAL && trial_measured(s) && !serial_measured(s))
+    return first_trial_window(s);
+  uint64_t quota = trial_iters(s);
+  uint64_t want = s->iters < quota ? quota - s->iters : s->iters;
+  uint64_t ramp = s->iters > first_trial_window(s) ? s->iters : first_trial_window(s);
   return want < ramp ? want : ramp;
 }
 
-static bool measured(const struct memcoro_adapt *s) {
-  return (s->iters >= quota(s) && s->cycles >= MIN_CYCLES) || (s->cycles >= MAX_CYCLES && s->iters >= first_window(s));
+static bool long_enough(uint64_t iters, uint64_t cycles, uint64_t quota, uint64_t first) {
+  return (iters >= quota && cycles >= MIN_CYCLES) || (cycles >= MAX_CYCLES && iters >= first);
+}
+
+static bool trial_measured(const struct memcoro_adapt *s) {
+  return long_enough(s->iters, s->cycles, trial_iters(s), first_trial_window(s));
+}
+
+static bool serial_measured(const struct memcoro_adapt *s) {
+  return long_enough(s->paired_iters, s->paired_cycles, MEMCORO_ADAPT_SAMPLE_ITERS, FIRST_SAMPLE_WINDOW);
+}
+
+// The next serial window of a pair keeps the serial iterations in proportion
+// to the interleaved ones measured so far (MEMCORO_ADAPT_SAMPLE_ITERS to a
+// trial's quota), and doubles once the trial is measured and the serial side
+// is still too short to time (cache-resident data).
+static uint64_t serial_window(const struct memcoro_adapt *s) {
+  uint64_t target = s->iters * MEMCORO_ADAPT_SAMPLE_ITERS / trial_iters(s);
+  uint64_t window = target > s->paired_iters ? target - s->paired_iters : 0;
+  if (trial_measured(s) && window < s->paired_iters)
+    window = s->paired_iters;
+  return window > FIRST_SAMPLE_WINDOW ? window : FIRST_SAMPLE_WINDOW;
+}
+
+static void trace(const struct memcoro_adapt *s, uint32_t n, uint64_t iters, uint64_t cpi) {
+  if (tracing())
+    fprintf(stderr, "memcoro-adapt %p: n %u: %" PRIu64 " iterations, %" PRIu64 " cycles per 1024\n", (void *)s, n,
+            iters, cpi);
+}
+
+// Both sides of a pair are measured: the serial cost, and the trial's.
+static void end_pair(struct memcoro_adapt *s) {
+  uint64_t cpi = s->cycles * 1024 / s->iters;
+  s->serial_cpi = s->paired_cycles * 1024 / s->paired_iters;
+  trace(s, 0, s->paired_iters, s->serial_cpi);
+  trace(s, s->trial, s->iters, cpi);
+  s->unsampled = 0;
+  if (s->best_cpi == UINT64_MAX) {
+    after_trial(s, cpi);
+  } else {
+    s->best_cpi = cpi;
+    decide(s);
+  }
 }
 
 static uint64_t decision(const struct memcoro_adapt *s) {
   switch (s->phase) {
-  case SAMPLE:
-  case RESAMPLE:
-    return MEMCORO_ADAPT_DECISION(remaining(s), 0);
+  case PAIRED_SERIAL:
+    return MEMCORO_ADAPT_DECISION(serial_window(s), 0);
+  case PAIRED_TRIAL:
   case TRIAL:
     return MEMCORO_ADAPT_DECISION(remaining(s), s->trial);
   default:
@@ -303,28 +367,31 @@ uint64_t __memcoro_adapt_begin(struct memcoro_adapt *s, uint32_t flags, uint32_t
 }
 
 uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t cycles) {
+  uint64_t net = cycles > s->overhead ? cycles - s->overhead : 0;
   switch (s->phase) {
-  case SAMPLE:
+  case PAIRED_SERIAL:
+  case PAIRED_TRIAL:
+    if (s->phase == PAIRED_SERIAL) {
+      s->paired_iters += iters;
+      s->paired_cycles += net;
+      s->check_iters += iters;
+      s->check_cycles += net;
+    } else {
+      s->iters += iters;
+      s->cycles += net;
+    }
+    if (serial_measured(s) && trial_measured(s))
+      end_pair(s);
+    else
+      s->phase = s->phase == PAIRED_SERIAL ? PAIRED_TRIAL : PAIRED_SERIAL;
+    break;
   case TRIAL:
-  case RESAMPLE:
     s->iters += iters;
-    s->cycles += cycles > s->overhead ? cycles - s->overhead : 0;
-    if (measured(s)) {
+    s->cycles += net;
+    if (trial_measured(s)) {
       uint64_t cpi = s->cycles * 1024 / s->iters;
-      if (tracing())
-        fprintf(stderr, "memcoro-adapt %p: n %u: %" PRIu64 " iterations, %" PRIu64 " cycles per 1024\n", (void *)s,
-                s->trial, s->iters, cpi);
-      if (s->phase == SAMPLE) {
-        s->serial_cpi = cpi;
-        measure(s, TRIAL, s->best);
-      } else if (s->phase == RESAMPLE) {
-        if (cpi < s->serial_cpi || s->unsampled)
-          s->serial_cpi = cpi;
-        s->unsampled = 0;
-        decide(s);
-      } else {
-        after_trial(s, cpi);
-      }
+      trace(s, s->trial, s->iters, cpi);
+      after_trial(s, cpi);
     }
     break;
   default:

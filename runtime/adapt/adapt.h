@@ -33,7 +33,7 @@ enum {
 #define MEMCORO_ADAPT_RECHECK_LAST (4u * 1024 * 1024)
 
 /* One marked loop's state on one thread: the compiler emits it as a
- * zero-initialised thread-local [16 x i64], so what one execution of the loop
+ * zero-initialised thread-local [18 x i64], so what one execution of the loop
  * learnt carries over to the next (a loop with few iterations, run often,
  * is measured across its executions). The loop itself reads the first two
  * words: an execution of at most `budget` iterations (or of fewer than
@@ -62,8 +62,10 @@ struct memcoro_adapt {
   uint32_t unsampled;     /* checks since the last serial sample */
   uint16_t reversing;     /* the decision reversed the one before, unconfirmed */
   uint16_t retried;       /* which trials the check under way measured again */
+  uint64_t paired_iters;  /* serial iterations of the paired measurement under way */
+  uint64_t paired_cycles; /* and their cycles */
 };
-_Static_assert(sizeof(struct memcoro_adapt) == 16 * sizeof(uint64_t), "the compiler emits [16 x i64]");
+_Static_assert(sizeof(struct memcoro_adapt) == 18 * sizeof(uint64_t), "the compiler emits [18 x i64]");
 
 /* A decision: the low 8 bits are n (0: run serially), the rest the number
  * of iterations to run so. */

@@ -19,7 +19,7 @@
 ; REMARK-NOT: number of coroutines
 ; REMARK: loop adapts at run time: it runs a sample of 256 iterations serially {{.*}}; the number of coroutines is chosen at run time, up to 128, by hill climbing on measured throughput
 
-; SAMPLE: @memcoro.adapt.gather = internal thread_local global [16 x i64] zeroinitializer
+; SAMPLE: @memcoro.adapt.gather = internal thread_local global [18 x i64] zeroinitializer
 ; SAMPLE-LABEL: define {{.*}} @gather(
 ; SAMPLE: alloca [8 x %memcoro.slot]
 ; SAMPLE: memcoro.adapt:

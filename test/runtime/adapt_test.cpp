@@ -16,6 +16,8 @@ namespace {
 
 // Cycles per iteration run serially (n = 0) or with n coroutines.
 using Cost = std::function<uint64_t(uint32_t n)>;
+// The same for iteration i: iterations differ in cost along the loop.
+using SiteCost = std::function<uint64_t(uint32_t n, uint64_t i)>;
 
 struct Tally {
   uint64_t serial = 0, interleaved = 0; // iterations run each way
@@ -24,7 +26,7 @@ struct Tally {
 
 // One execution of a loop of `trips` iterations, as the generated code runs it.
 // `drain`: cycles each interleaved window adds (a pipeline's fill and drain).
-void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, const Cost &cost,
+void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, const SiteCost &cost,
              Tally &run, uint64_t drain = 0) {
   auto account = [&](uint64_t n, uint64_t iters) {
     (n ? run.interleaved : run.serial) += iters;
@@ -41,9 +43,17 @@ void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint6
     uint64_t len = std::max<uint64_t>(decision >> 8, 1), n = decision & 255;
     uint64_t hi = std::min(lo + len, trips);
     account(n, hi - lo);
-    decision = __memcoro_adapt_next(&s, hi - lo, (hi - lo) * cost(uint32_t(n)) + (n ? drain : 0) + s.overhead);
+    uint64_t cycles = (n ? drain : 0) + s.overhead;
+    for (uint64_t i = lo; i < hi; ++i)
+      cycles += cost(uint32_t(n), i);
+    decision = __memcoro_adapt_next(&s, hi - lo, cycles);
     lo = hi;
   }
+}
+
+void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, const Cost &cost,
+             Tally &run, uint64_t drain = 0) {
+  execute(s, flags, n0, nmax, trips, [&](uint32_t n, uint64_t) { return cost(n); }, run, drain);
 }
 
 Tally simulate(uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, uint64_t executions, const Cost &cost,
@@ -88,14 +98,16 @@ TEST(Adapt, APreemptedTrialIsMeasuredAgain) {
   memcoro_adapt s = {};
   unsigned preempted = 0;
   Cost cost = [&](uint32_t n) -> uint64_t {
-    if (n == 64 && preempted < 4) // the four windows of the first trial at 64
+    if (n == 64 && preempted < 4096) // the first trial at 64, all of it
       return ++preempted, 3 * 2000 / n;
     return n ? 2000 / n : 400;
   };
   Tally r = simulate(Sample | ChooseN, 32, 64, 1 << 15, 1, cost, s);
-  EXPECT_EQ(preempted, 4u);
+  EXPECT_EQ(preempted, 4096u);
   EXPECT_EQ(s.run, 65u);
-  EXPECT_LT(r.at_n[48], 2u * 48 * 64) << "n = 48 ran its trial (64 iterations a slot, in windows that double) and nothing more";
+  // Two checks fit in the loop (the first decision is provisional): a trial
+  // of 48 in each (64 iterations a slot), never a decision for 48.
+  EXPECT_LT(r.at_n[48], 3u * 48 * 64) << "n = 48 ran a trial in each check and nothing more";
 }
 
 // The loop's first trial ran on a cold cache (1.5x its time at n = 64): it is
@@ -104,7 +116,7 @@ TEST(Adapt, TheFirstTrialIsMeasuredWarm) {
   memcoro_adapt s = {};
   unsigned cold = 0;
   Cost cost = [&](uint32_t n) -> uint64_t {
-    if (n == 64 && cold < 4)
+    if (n == 64 && cold < 4096) // the first trial at 64, all of it
       return ++cold, 3 * 2000 / n / 2;
     return n ? 2000 / n : 400;
   };
@@ -158,6 +170,35 @@ TEST(Adapt, ForcedDecisionsHoldAfterTheSamples) {
                [](uint32_t n) { return n ? 400 : 10; }, t);
   EXPECT_EQ(t.run, 17u);
   EXPECT_GT(r.serial, 0u) << "the samples still ran serially";
+}
+
+// sssp's vertices: iterations grow dearer along the loop (here by half over
+// the check), and interleaving is 10% faster than the serial loop at every
+// iteration. A serial sample of the first iterations followed by a trial of
+// the next ones found the trial dearer and kept the loop serial; serial and
+// interleaved windows that alternate compare like with like.
+TEST(Adapt, SerialAndInterleavedAreMeasuredOnTheSameStretch) {
+  SiteCost dearer = [](uint32_t n, uint64_t i) -> uint64_t { return (n ? 90 : 100) * (2048 + i) / 2048; };
+  memcoro_adapt s = {};
+  Tally r;
+  execute(s, Sample, 16, 16, 4096, dearer, r);
+  EXPECT_EQ(s.run, 17u) << "interleaved";
+  // And the other way: cheaper along the loop, interleaving 10% slower.
+  SiteCost cheaper = [](uint32_t n, uint64_t i) -> uint64_t { return (n ? 110 : 100) * 8192 / (2048 + i); };
+  memcoro_adapt t = {};
+  execute(t, Sample, 16, 16, 4096, cheaper, r);
+  EXPECT_EQ(t.run, 1u) << "serial";
+}
+
+// sssp's unreached vertices: a cycle each serially, too short to time in a
+// serial sample of 256. The trial, measured long before, waits for the
+// serial side in short windows instead of doubling along with it.
+TEST(Adapt, PairedTrialsWaitForTheirSerialSideInShortWindows) {
+  memcoro_adapt s = {};
+  Tally r;
+  execute(s, Sample | ChooseN, 32, 64, 1 << 15, [](uint32_t n) -> uint64_t { return n ? 2 : 1; }, r);
+  EXPECT_EQ(s.run, 1u) << "serial";
+  EXPECT_LT(r.interleaved * 2, r.serial);
 }
 
 TEST(Adapt, FollowsDataThatMovesNearer) {
