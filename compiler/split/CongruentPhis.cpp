@@ -18,7 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "split/SplitInternal.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -57,7 +57,10 @@ bool memcoro::mergeCongruentPhis(Loop &L, const LoopPlan &Plan, ScalarEvolution 
   for (PHINode &Phi : L.getHeader()->phis())
     if (!is_contained(Plan.LaunchChains, &Phi))
       Header.push_back(&Phi);
-  DenseMap<PHINode *, PHINode *> Leader;
+  // In the order the merges were found: the replacements below append uses
+  // to the kept phi, and the order of its users (which later walks follow)
+  // must not depend on where the phis sit in memory.
+  MapVector<PHINode *, PHINode *> Leader;
   auto find = [&](PHINode *P) {
     while (Leader.count(P))
       P = Leader[P];

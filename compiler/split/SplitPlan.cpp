@@ -210,11 +210,14 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   // and brings in the lines of what it reads (p->key beside p->next).
   for (Instruction *I : Plan.LaunchOnly)
     IsRemote.erase(I);
+  // Covered in program order, not the set's: its order follows addresses, and
+  // the plan (and the AMU's near casts) list Covered in order.
   for (Instruction *I : Plan.LaunchSlice)
-    if (auto *Load = dyn_cast<LoadInst>(I))
-      for (Instruction *C : make_early_inc_range(IsRemote))
-        if (accessedPointer(*C)->getType()->getPointerAddressSpace() == 0 &&
-            sameLine(accessedPointer(*C), Load->getPointerOperand(), A.DL)) {
+    if (auto *Load = dyn_cast<LoadInst>(I); Load && Remote)
+      for (const RemoteAccess &RA : *Remote)
+        if (Instruction *C = RA.Access; IsRemote.contains(C) &&
+                                        accessedPointer(*C)->getType()->getPointerAddressSpace() == 0 &&
+                                        sameLine(accessedPointer(*C), Load->getPointerOperand(), A.DL)) {
           IsRemote.erase(C);
           Plan.Covered.push_back(C);
         }
