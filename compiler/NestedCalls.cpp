@@ -22,11 +22,13 @@
 // one gets a missed remark saying so.
 //
 // A callee of another translation unit cannot be copied. In a loop with no
-// far access of its own (which would otherwise stay serial), the iteration
-// resumes the callee's resumable clone through the descriptor its unit has
-// when built by memcoro-cc (resumeInOtherUnit, ResumableCallees.cpp), and
-// makes the plain call when there is none; in other loops it stays a plain
-// call, with an analysis remark.
+// far access of its own (which would otherwise stay serial), or when the
+// callee returns a pointer (a lookup handing back the record it found, which
+// the loop then reads), the iteration resumes the callee's resumable clone
+// through the descriptor its unit has when built by memcoro-cc
+// (resumeInOtherUnit, ResumableCallees.cpp), and makes the plain call when
+// there is none; in other loops it stays a plain call, with an analysis
+// remark.
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-nested-calls -S in.ll
 //
@@ -297,9 +299,11 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
         if (Callee->getName() == RemoteBaseFn || Callee->getName() == OrderedFn)
           continue;
         if (Callee->isDeclaration()) {
-          // Only a loop with no far access of its own would stay serial
-          // without it: the others keep their plain calls, and adapt.
-          if (!HasOwnFarAccesses(L) && mayResumeElsewhere(*Call, TLI)) {
+          // A loop with far accesses of its own interleaves anyway and keeps
+          // its plain calls, except to a lookup that hands back the record
+          // it found (memcached's assoc_find): the loop's own far accesses
+          // read that record, and the walk to it is the iteration's misses.
+          if ((!HasOwnFarAccesses(L) || Call->getType()->isPointerTy()) && mayResumeElsewhere(*Call, TLI)) {
             ToResume.push_back({Call, L});
             continue;
           }

@@ -24,9 +24,9 @@ namespace memcoro {
 /// Gives each call of a marked loop to a function of this translation unit
 /// with far accesses (a noinline lookup helper) a resumable copy of the
 /// callee inside the loop, so that the iterations suspend at the callee's
-/// accesses too; a loop with no far access of its own resumes its callees of
-/// other translation units through their descriptors; recursive callees stay
-/// plain calls, with a remark.
+/// accesses too; a loop with no far access of its own, or a call that returns
+/// a pointer, resumes a callee of another translation unit through its
+/// descriptor; recursive callees stay plain calls, with a remark.
 struct NestedCallsPass : llvm::PassInfoMixin<NestedCallsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 };

@@ -36,6 +36,8 @@
 #include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -86,17 +88,35 @@ static bool qualifies(Function &F) {
   return true;
 }
 
-/// The loads to suspend before: far-looking, and not preceded, on every path
-/// in the same call, by a suspension at a load of the same record (e->value
-/// and e->next after e->key share its line).
-static SmallVector<LoadInst *, 8> suspensionLoads(Function &G) {
+/// A load that walks a buffer the caller passed in steps of at most a line
+/// (the key bytes a hash function reads): the hardware prefetcher follows
+/// it, and a suspension at every element would cost more than the misses it
+/// hides.
+static bool isArgumentStream(LoadInst &Load, ScalarEvolution &SE) {
+  const SCEV *S = SE.getSCEV(Load.getPointerOperand());
+  auto *Rec = dyn_cast<SCEVAddRecExpr>(S);
+  auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(S));
+  auto *Step = Rec && Rec->isAffine() ? dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE)) : nullptr;
+  return Step && Base && isa<Argument>(Base->getValue()) && Step->getAPInt().abs().ule(64);
+}
+
+/// The loads to suspend before: far-looking, no stream over an argument's
+/// buffer, and not preceded, on every path in the same call, by a suspension
+/// at a load of the same record (e->value and e->next after e->key share its
+/// line).
+static SmallVector<LoadInst *, 8> suspensionLoads(Function &G, FunctionAnalysisManager &FAM) {
   DominatorTree DT(G);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(G);
   SmallVector<LoadInst *, 8> Loads;
   for (BasicBlock *BB : depth_first(&G.getEntryBlock()))
     for (Instruction &I : *BB) {
       auto *Load = dyn_cast<LoadInst>(&I);
       if (!Load || !Load->isSimple() || !isFarLookingLoad(*Load))
         continue;
+      if (isArgumentStream(*Load, SE)) {
+        LLVM_DEBUG(dbgs() << "memcoro-resumable: no suspension at a stream over an argument:" << *Load << "\n");
+        continue;
+      }
       const Value *Base = getUnderlyingObject(Load->getPointerOperand());
       if (none_of(Loads, [&](LoadInst *Earlier) {
             return getUnderlyingObject(Earlier->getPointerOperand()) == Base && DT.dominates(Earlier, Load);
@@ -106,7 +126,7 @@ static SmallVector<LoadInst *, 8> suspensionLoads(Function &G) {
   return Loads;
 }
 
-static void makeResumable(Function &F) {
+static void makeResumable(Function &F, FunctionAnalysisManager &FAM) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
   auto *PtrTy = PointerType::get(Ctx, 0);
@@ -160,7 +180,7 @@ static void makeResumable(Function &F) {
     Sw->addCase(B.getInt8(0), Resume);
     Sw->addCase(B.getInt8(1), Cleanup);
   };
-  for (LoadInst *Load : suspensionLoads(*G)) {
+  for (LoadInst *Load : suspensionLoads(*G, FAM)) {
     BasicBlock *Before = Load->getParent();
     BasicBlock *After = SplitBlock(Before, Load);
     Before->getTerminator()->eraseFromParent();
@@ -186,15 +206,23 @@ static void makeResumable(Function &F) {
   LLVM_DEBUG(dbgs() << "memcoro-resumable: " << F.getName() << " resumable as " << G->getName() << "\n");
 }
 
-PreservedAnalyses ResumableCalleesPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses ResumableCalleesPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!EmitResumable)
     return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   SmallVector<Function *, 4> Todo;
   for (Function &F : M)
-    if (qualifies(F))
+    if (qualifies(F)) {
+      // A function whose far-looking loads are all streams has nothing to
+      // suspend at: its callers make the plain call.
+      if (suspensionLoads(F, FAM).empty()) {
+        LLVM_DEBUG(dbgs() << "memcoro-resumable: " << F.getName() << " has no load to suspend at\n");
+        continue;
+      }
       Todo.push_back(&F);
+    }
   for (Function *F : Todo)
-    makeResumable(*F);
+    makeResumable(*F, FAM);
   return Todo.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }
 

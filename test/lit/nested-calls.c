@@ -29,6 +29,7 @@ __attribute__((noinline)) int64_t depth(const struct node *n, int64_t key) {
 }
 
 int64_t elsewhere(struct entry *const *heads, uint64_t mask, int64_t key);
+struct entry *find_elsewhere(struct entry *const *heads, uint64_t mask, int64_t key);
 
 // The helper keeps its definition for other callers; the loop has its own copy.
 // IR: define {{.*}} @probe(
@@ -69,5 +70,20 @@ int64_t other(struct entry *const *heads, uint64_t mask, const int64_t *keys, co
 #pragma memcoro parallel(16)
   for (long i = 0; i < n; i++)
     s += elsewhere(heads, mask, keys[i]) + w[idx[i]];
+  return s;
+}
+
+// A lookup of another unit that returns the record it found is resumed even
+// though the loop has far accesses of its own (it reads that record): the
+// walk to the record is the iteration's misses (memcached's assoc_find).
+// CHECK: nested-calls.c:[[# @LINE + 6]]:{{[0-9]+}}: remark: callee 'find_elsewhere' is defined in another translation unit: the iteration resumes its resumable version there
+// CHECK: nested-calls.c:[[# @LINE + 4]]:3: remark: loop turned into {{.*}}callee 'find_elsewhere' of another translation unit resumed as a nested coroutine
+int64_t found(struct entry *const *heads, uint64_t mask, const int64_t *keys, long n) {
+  int64_t s = 0;
+#pragma memcoro parallel(16)
+  for (long i = 0; i < n; i++) {
+    struct entry *e = find_elsewhere(heads, mask, keys[i]);
+    s += e ? e->value : 0;
+  }
   return s;
 }

@@ -26,6 +26,7 @@ struct entry {
 // CHECK: @__memcoro_resumable_v1.probe = constant { i64, ptr } { i64 {{[1-9][0-9]*}}, ptr @__memcoro_resumable.probe }
 // CHECK-NOT: @__memcoro_resumable_v1.hash
 // CHECK-NOT: @__memcoro_resumable_v1.count
+// CHECK-NOT: @__memcoro_resumable_v1.hash_bytes
 // CHECK: @__memcoro_resumable_v1.chain =
 // CHECK-NOT: @__memcoro_resumable_v1.local
 // CHECK: @__memcoro_resumable_v1.use_local =
@@ -37,6 +38,17 @@ int64_t probe(struct entry *const *heads, uint64_t mask, int64_t key) {
   return -1;
 }
 uint64_t hash(int64_t key) { return (uint64_t)key * 0x9E3779B97F4A7C15ull >> 40; }
+// A hash over the key bytes the caller passes walks a stream the hardware
+// prefetcher follows: nothing to suspend at, so no clone (memcached's hash).
+uint32_t hash_bytes(const char *key, unsigned long length) {
+  uint32_t h = 0;
+  for (unsigned long i = 0; i < length; i++) {
+    h += (unsigned char)key[i];
+    h += h << 10;
+    h ^= h >> 6;
+  }
+  return h;
+}
 // Recursion that stays recursive after the optimizer has no bounded frame;
 // a chain walk it turns into a loop has (tail recursion elimination).
 struct node { struct node *left, *right; };
