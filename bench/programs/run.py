@@ -8,7 +8,8 @@ written (HPCC RandomAccess, a no-partitioning hash join probe and build, NPB
 IS and CG, GAP's BFS, PageRank, Afforest connected components, triangle
 counting and betweenness centrality, Bellman-Ford SSSP, B+-tree,
 binary-search-tree, skip list, Bloom filter and LSM sorted-run lookup batches,
-k-mer counting), with one
+k-mer counting, XSBench cross-section lookups, Graph500 CSR construction,
+Shiloach-Vishkin connected components, a memcached multi-key GET), with one
 `#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
 builds pass the program's own verification, and the memcoro build's speed over
@@ -29,7 +30,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-# program: (source, arguments at the default size, arguments for --quick)
+# program: (sources, arguments at the default size, arguments for --quick)
 PROGRAMS = {
     "randomaccess": ("randomaccess.c", ["25"], ["14"]),
     "hashjoin": ("hashjoin.c", ["16777216"], ["20000"]),
@@ -48,12 +49,17 @@ PROGRAMS = {
     "bc": ("bc.cpp", ["20", "4"], ["11", "2"]),
     "bloom": ("bloom.c", ["33554432", "4194304"], ["20000", "50000"]),
     "lsm": ("lsm.c", ["23", "1048576"], ["14", "50000"]),
+    "xsbench": ("xsbench.c", ["11303", "1000000"], ["200", "20000"]),
+    "csr": ("csr.c", ["22", "4"], ["14", "4"]),
+    "ccsv": ("ccsv.cpp", ["23", "2"], ["12", "2"]),
+    "kvget": ("kvget.c kvget_assoc.c", ["4194304", "20000", "100"], ["20000", "200", "50"]),
 }
 REMARK = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: remark: (?P<text>.*?) \[-Rpass(?P<kind>-missed)?=memcoro\]$")
 
 
 def build(driver, src, out, flags):
-    cmd = [driver, "-O3", *flags, "-Rpass=memcoro", "-Rpass-missed=memcoro", os.path.join(HERE, src), "-o", out]
+    sources = [os.path.join(HERE, s) for s in src.split()]
+    cmd = [driver, "-O3", *flags, "-Rpass=memcoro", "-Rpass-missed=memcoro", *sources, "-o", out]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"error: building {src} failed:\n{proc.stderr}")
