@@ -2,7 +2,8 @@
 // an inner loop are left to the out-of-order core when its body is short
 // (a neighbour sum), and keep their suspensions when the body is so long per
 // load that the window holds only a few of them (k-mer counting: four hashes
-// per counter). -memcoro-overlap-window moves the line.
+// per counter, or ten fields of two grid points per nuclide, counted as the
+// lines they take). -memcoro-overlap-window moves the line.
 // RUN: %memcoro-cc -fno-memcoro-adapt -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %memcoro-cc -fno-memcoro-adapt -O2 -mllvm -memcoro-overlap-window=1000 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE
 #include <stdint.h>
@@ -42,4 +43,32 @@ void count_kmers(uint32_t *counts, uint64_t mask, const uint8_t *reads, int64_t 
   }
 }
 // CHECK: split-overlap-window.c:[[@LINE-9]]:3: remark: loop turned into 16 interleaved coroutines
+// WIDE: split-overlap-window.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: no access in the loop is worth a suspension: {{.*}}an independent load of an inner loop
+
+// XSBench's macroscopic cross section: per nuclide, the two grid points
+// around the energy, ten fields of two adjacent 48-byte records. The window
+// is measured per line loaded (two lines and the index's), not per load:
+// ten field loads would make the body look short.
+typedef struct {
+  double energy, total_xs, elastic_xs, absorbtion_xs, fission_xs, nu_fission_xs;
+} point;
+void macro_xs(double *out, const double *energies, const int *mats, const int *index, const point *grid,
+              long n_gridpoints, int nnucs, long n) {
+#pragma memcoro parallel(16)
+  for (long i = 0; i < n; i++) {
+    double e = energies[i], xs[5] = {0};
+    for (int j = 0; j < nnucs; j++) {
+      int nuc = mats[j];
+      const point *low = &grid[nuc * n_gridpoints + index[i * 64 + nuc]], *high = low + 1;
+      double f = (high->energy - e) / (high->energy - low->energy);
+      xs[0] += high->total_xs - f * (high->total_xs - low->total_xs);
+      xs[1] += high->elastic_xs - f * (high->elastic_xs - low->elastic_xs);
+      xs[2] += high->absorbtion_xs - f * (high->absorbtion_xs - low->absorbtion_xs);
+      xs[3] += high->fission_xs - f * (high->fission_xs - low->fission_xs);
+      xs[4] += high->nu_fission_xs - f * (high->nu_fission_xs - low->nu_fission_xs);
+    }
+    out[i] = xs[0] + xs[1] + xs[2] + xs[3] + xs[4];
+  }
+}
+// CHECK: split-overlap-window.c:[[@LINE-15]]:3: remark: loop turned into 16 interleaved coroutines
 // WIDE: split-overlap-window.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: no access in the loop is worth a suspension: {{.*}}an independent load of an inner loop
