@@ -6,6 +6,7 @@
 //
 //   for (u = 0; u < g.num_nodes(); u++) { ... cmpxchg ... }    GAP Afforest
 //   an OpenMP chunk's upper bound, widened for a 64-bit counter, likewise
+//   an OpenMP static chunk's bound, clamped and stored back before the loop
 //
 // The exit test then has no trip count. boundEnteringLoop gives the value
 // the phis enter the loop with: the bound evaluated once, before the loop,
@@ -53,6 +54,26 @@ void memcoro::dropDeadPhiWebs(Loop &L) {
     P->eraseFromParent();
 }
 
+/// Whether \p V is what \p Place holds where the loop is entered: the last
+/// write before the loop on its only way in stored it there. An OpenMP
+/// static chunk's upper bound is clamped to the last iteration and stored
+/// back (`ub = min(ub, n - 1)`) before the chunk loop, and GVN forwards the
+/// stored value into the loop rather than a load of it.
+static bool storedLastBeforeLoop(const Loop &L, Value *V, Value *Place, const DataLayout &DL) {
+  for (BasicBlock *BB = L.getLoopPreheader(); BB; BB = BB->getSinglePredecessor())
+    for (Instruction &I : reverse(*BB)) {
+      if (I.isLifetimeStartOrEnd() || I.isDebugOrPseudoInst())
+        continue;
+      if (auto *Store = dyn_cast<StoreInst>(&I); Store && byteDistance(Place, Store->getPointerOperand(), DL) == 0)
+        return Store->isSimple() && Store->getValueOperand() == V;
+      if (I.mayWriteToMemory()) {
+        LLVM_DEBUG(dbgs() << "memcoro-split: the bound's place may be written before the loop by" << I << "\n");
+        return false;
+      }
+    }
+  return false;
+}
+
 Value *memcoro::boundEnteringLoop(const Loop &L, Value *Bound, const DataLayout &DL) {
   auto *Phi = dyn_cast<PHINode>(Bound);
   BasicBlock *Preheader = L.getLoopPreheader();
@@ -79,10 +100,12 @@ Value *memcoro::boundEnteringLoop(const Loop &L, Value *Bound, const DataLayout 
     }
   if (!Place || !Entering)
     return nullptr;
-  // What enters is the place's value there: a load of it, or the same web's
-  // value leaving an earlier copy of the loop (an unrolled enclosing loop).
+  // What enters is the place's value there: a load of it, what was stored
+  // there last, or the same web's value leaving an earlier copy of the loop
+  // (an unrolled enclosing loop).
   auto *EnteringLoad = dyn_cast<LoadInst>(Entering);
-  if (!isa<PHINode>(Entering) && !(EnteringLoad && byteDistance(Place, EnteringLoad->getPointerOperand(), DL) == 0))
+  if (!isa<PHINode>(Entering) && !(EnteringLoad && byteDistance(Place, EnteringLoad->getPointerOperand(), DL) == 0) &&
+      !storedLastBeforeLoop(L, Entering, Place, DL))
     return nullptr;
   LLVM_DEBUG(dbgs() << "memcoro-split: the bound" << *Bound << " is reloaded in the loop; taken as it enters it:"
                     << *Entering << "\n");
