@@ -9,7 +9,8 @@ IS and CG, GAP's BFS, PageRank, Afforest connected components, triangle
 counting and betweenness centrality, Bellman-Ford SSSP, B+-tree,
 binary-search-tree, skip list, Bloom filter and LSM sorted-run lookup batches,
 k-mer counting, XSBench cross-section lookups, Graph500 CSR construction,
-Shiloach-Vishkin connected components, a memcached multi-key GET), with one
+Shiloach-Vishkin connected components, a memcached multi-key GET, an OpenMP
+COO SpMV), with one
 `#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
 builds pass the program's own verification, and the memcoro build's speed over
@@ -53,6 +54,7 @@ PROGRAMS = {
     "csr": ("csr.c", ["22", "4"], ["14", "4"]),
     "ccsv": ("ccsv.cpp", ["23", "2"], ["12", "2"]),
     "kvget": ("kvget.c kvget_assoc.c", ["4194304", "20000", "100"], ["20000", "200", "50"]),
+    "spmv": ("spmv.c", ["8388608", "3", "2"], ["20000", "3", "2"]),
 }
 REMARK = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: remark: (?P<text>.*?) \[-Rpass(?P<kind>-missed)?=memcoro\]$")
 
