@@ -103,7 +103,7 @@ static long grid_search(long n, double quarry, const double *A) {
   return lowerLimit;
 }
 
-static long grid_search_nuclide(long n, double quarry, const NuclideGridPoint *A, long low, long high) {
+static long grid_search_nuclide(double quarry, const NuclideGridPoint *A, long low, long high) {
   long length = high - low;
   while (length > 1) {
     long examinationPoint = low + (length / 2);
@@ -113,7 +113,6 @@ static long grid_search_nuclide(long n, double quarry, const NuclideGridPoint *A
       low = examinationPoint;
     length = high - low;
   }
-  (void)n;
   return low;
 }
 
@@ -124,7 +123,7 @@ static void calculate_micro_xs(double p_energy, int nuc, long n_isotopes, long n
   if (use_unionized)
     idx = index_data[idx * n_isotopes + nuc];
   else
-    idx = grid_search_nuclide(n_gridpoints, p_energy, &nuclide_grids[nuc * n_gridpoints], 0, n_gridpoints - 1);
+    idx = grid_search_nuclide(p_energy, &nuclide_grids[nuc * n_gridpoints], 0, n_gridpoints - 1);
   if (idx == n_gridpoints - 1)
     low = &nuclide_grids[nuc * n_gridpoints + idx - 1];
   else
