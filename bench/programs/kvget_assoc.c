@@ -38,14 +38,12 @@ void assoc_init(int hashpower_init) {
 item *assoc_find(const char *key, const size_t nkey, const uint32_t hv) {
   item *it = primary_hashtable[hv & hashmask(hashpower)];
   item *ret = NULL;
-  int depth = 0;
   while (it) {
     if ((nkey == it->nkey) && (memcmp(key, ITEM_key(it), nkey) == 0)) {
       ret = it;
       break;
     }
     it = it->h_next;
-    ++depth;
   }
   return ret;
 }
