@@ -1,5 +1,6 @@
 // openmp_stored_bound: OpenMP static chunk loops whose upper bound is clamped and stored back before the loop, with stores on only some paths (Graph500's edge scatter, GAP's Shiloach-Vishkin hooking): the bound is evaluated once and each chunk interleaves (issue 17, item 2).
 // flags: -fopenmp
+// check: conflicts (the hooking round races on the labels, as GAP's does; the rounds repeat until nothing changes)
 #include "common.h"
 enum { TABLE = 1 << 14 };
 static int64_t T[TABLE];
