@@ -298,7 +298,7 @@ std::optional<Target> PrefetchAheadPlanner::targetAt(Instruction &Access, Loop &
       Streams.push_back(Load);
     if (auto *Phi = dyn_cast<PHINode>(I)) {
       // An inner loop's header phi at its entry; a merge inside an inner loop
-      // (bc's path through a CAS) is not an address AheadChain can take ahead.
+      // (a CAS's path) is not an address AheadChain can take ahead.
       if (Loop *Of = A.LI.getLoopFor(Phi->getParent());
           Of != &Level && Of->getHeader() == Phi->getParent() && Of->getLoopPreheader())
         Work.push_back(Phi->getIncomingValueForBlock(Of->getLoopPreheader()));
@@ -381,19 +381,6 @@ void PrefetchAheadPlanner::run() {
   }
 }
 
-/// Whether an iteration that takes the turn at \p P keeps it while an inner
-/// loop runs: an append holds the turn from its first use to the iteration's
-/// end, and when that use is in or before a neighbour list's loop (bc's
-/// frontier buffer), every slot behind waits for the rest of the list, as
-/// behind bfs's claim.
-static bool turnHeldOverInnerLoop(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P) {
-  bool Append = P.What == OrderedPoint::Append || P.What == OrderedPoint::BufferAppend ||
-                P.What == OrderedPoint::RegisterAppend;
-  return Append && P.At && any_of(Plan.L.getSubLoops(), [&](Loop *Inner) {
-           return Inner->contains(P.At) || A.DT.dominates(P.At, Inner->getHeader());
-         });
-}
-
 bool memcoro::choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const std::optional<SerialReason> &Why) {
   if (!UsePrefetchAhead || !costModelApplies(Plan.L))
     return false;
@@ -401,8 +388,8 @@ bool memcoro::choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const 
   // Far memory of the AMU is not reached through the cache.
   if (!Remote || any_of(*Remote, [](const RemoteAccess &RA) { return RA.Reason == RemoteReason::AddressSpace; }))
     return false;
-  bool HeldByTurn = !Why && Plan.WaitsForTurn && any_of(Plan.Ordered, [&](const OrderedPoint &P) {
-                      return P.What == OrderedPoint::FirstWriterWins || turnHeldOverInnerLoop(A, Plan, P);
+  bool HeldByTurn = !Why && Plan.WaitsForTurn && any_of(Plan.Ordered, [](const OrderedPoint &P) {
+                      return P.What == OrderedPoint::FirstWriterWins;
                     });
   bool Overlapped = PrefetchOverlapped && Why && StringRef(Why->Tag) == "NotWorthInterleaving" &&
                     any_of(Plan.NotWorth, [](const NotSuspended &N) { return N.What == NotSuspended::OverlappedInnerLoop; });
@@ -580,12 +567,8 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
     OptimizationRemark R(RemarkPass, "PrefetchAhead", Plan.L.getStartLoc(), Plan.L.getHeader());
     R << "loop turned into a prefetching loop in serial order: prefetching " << join(Said, ", ") << "; "
       << (Plan.PrefetchAheadWhy == PrefetchAheadReason::Turns
-              ? std::string("its ") +
-                    (any_of(Plan.Ordered, [](const OrderedPoint &P) { return P.What == OrderedPoint::FirstWriterWins; })
-                         ? "first-writer-wins test"
-                         : "append") +
-                    " must run in iteration order, and interleaved iterations would wait behind long ones for their "
-                    "turn"
+              ? "its first-writer-wins test must run in iteration order, and interleaved iterations would "
+                "wait behind long ones for their turn"
               : "the processor already overlaps the inner loop's independent loads, and prefetches ahead add "
                 "what lies beyond its reorder window");
     return R;
