@@ -221,8 +221,11 @@ Value *claimsMiss(IRBuilder<> &B, const Bound &Bd) {
 } // namespace
 
 bool memcoro::versionGuardedBound(const SplitAnalyses &A, Loop &Inner, OptimizationRemarkEmitter &ORE) {
-  if (!VersionGuardedBounds)
+  if (!VersionGuardedBounds) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: inner loop " << Inner.getHeader()->getName()
+                      << " keeps its bound's reads: -memcoro-version-guarded-bound=0\n");
     return false;
+  }
   std::optional<Bound> Bd = findBound(A, Inner);
   if (!Bd)
     return false;
