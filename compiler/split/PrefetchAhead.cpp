@@ -247,7 +247,7 @@ bool PrefetchAheadPlanner::isSequenceLoad(LoadInst &Load, Loop &Level) const {
 
 /// Whether the loop's last iteration is known before it starts, through its
 /// only exit, so that a read ahead can be bounded by an element it reads.
-bool PrefetchAheadPlanner::tripCountKnown(Loop &Level) const {
+static bool knownTripCount(const SplitAnalyses &A, Loop &Level) {
   if (!Level.getLoopPreheader() || Level.getExitingBlock() != Level.getLoopLatch())
     return false;
   const SCEV *BTC = A.SE.getBackedgeTakenCount(&Level);
@@ -256,6 +256,8 @@ bool PrefetchAheadPlanner::tripCountKnown(Loop &Level) const {
   SCEVExpander Probe(A.SE, A.DL, "memcoro.ahead");
   return Probe.isSafeToExpandAt(BTC, Level.getLoopPreheader()->getTerminator());
 }
+
+bool PrefetchAheadPlanner::tripCountKnown(Loop &Level) const { return knownTripCount(A, Level); }
 
 /// Whether the loop may write an element of the sequence before the iteration
 /// that reads it: alias analysis says some store may write the sequence, and
@@ -295,7 +297,10 @@ std::optional<Target> PrefetchAheadPlanner::targetAt(Instruction &Access, Loop &
     if (auto *Load = dyn_cast<LoadInst>(I); Load && I != &Access && isSequenceLoad(*Load, Level))
       Streams.push_back(Load);
     if (auto *Phi = dyn_cast<PHINode>(I)) {
-      if (Loop *Of = A.LI.getLoopFor(Phi->getParent()); Of != &Level && Of->getLoopPreheader())
+      // An inner loop's header phi at its entry; a merge inside an inner loop
+      // (a CAS's path) is not an address AheadChain can take ahead.
+      if (Loop *Of = A.LI.getLoopFor(Phi->getParent());
+          Of != &Level && Of->getHeader() == Phi->getParent() && Of->getLoopPreheader())
         Work.push_back(Phi->getIncomingValueForBlock(Of->getLoopPreheader()));
       continue;
     }
@@ -485,8 +490,29 @@ Value *aheadInRange(IRBuilder<> &B, LoadInst *Stream, Loop &Level, unsigned Dist
 
 } // namespace
 
+/// The plan's prefetches, with the inner loops whose bound only a guarded
+/// claim may write versioned first (GuardedBound.cpp): the reads ahead of
+/// their fast copies are bounded by the last element, not by the page.
+static SmallVector<AheadPrefetch, 4> versionInnerBounds(const SplitAnalyses &A, const LoopPlan &Plan,
+                                                        OptimizationRemarkEmitter &ORE) {
+  SmallVector<AheadPrefetch, 4> Prefetches(Plan.PrefetchAhead.begin(), Plan.PrefetchAhead.end());
+  SmallPtrSet<Loop *, 2> Versioned;
+  for (AheadPrefetch &P : Prefetches) {
+    Loop &Level = *A.LI.getLoopFor(P.Stream->getParent());
+    if (P.ClampedToTripCount || &Level == &Plan.L)
+      continue;
+    if (!Versioned.contains(&Level) && !versionGuardedBound(A, Level, ORE))
+      continue;
+    Versioned.insert(&Level);
+    P.ClampedToTripCount =
+        knownTripCount(A, Level) && A.DT.dominates(P.Stream->getParent(), Level.getLoopLatch());
+  }
+  return Prefetches;
+}
+
 void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, OptimizationRemarkEmitter &ORE) {
   ++NumPrefetchAheadLoops;
+  SmallVector<AheadPrefetch, 4> Prefetches = versionInnerBounds(A, Plan, ORE);
   // One read ahead per sequence and distance, shared by its prefetches,
   // which follow it in plan order; without a known trip count, all of them
   // behind a branch on the exit test (a short edge list then costs one
@@ -496,7 +522,7 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
   // What followed each sequence load: the groups go in front of it, in order.
   DenseMap<LoadInst *, Instruction *> Anchor;
   SmallVector<std::string, 4> Said;
-  for (const AheadPrefetch &P : Plan.PrefetchAhead) {
+  for (const AheadPrefetch &P : Prefetches) {
     Loop &Level = *A.LI.getLoopFor(P.Stream->getParent());
     auto &[Value, After] = ReadAhead[{P.Stream, P.Distance}];
     if (!Value) {

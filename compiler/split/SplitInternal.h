@@ -442,6 +442,13 @@ bool costModelApplies(const llvm::Loop &L);
 /// serial order with prefetches ahead (an ordered loop waiting for turns, or
 /// one whose inner loads the core overlaps); if so, fills Plan.PrefetchAhead.
 bool choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const std::optional<SerialReason> &Why);
+/// GuardedBound.cpp: when the only writes of \p Inner (an inner loop of a
+/// loop kept in serial order) that may change its bound are claims guarded by
+/// a test of the value they overwrite (bfs: `if (parent[v] < 0) parent[v] =
+/// u` against `offsets[u + 1]`), versions it on a run-time check that no
+/// claim can: \p Inner then reads its bound once (a trip count), its copy as
+/// written runs otherwise. Returns whether it did.
+bool versionGuardedBound(const SplitAnalyses &A, llvm::Loop &Inner, llvm::OptimizationRemarkEmitter &ORE);
 /// Inserts the planned prefetches, and says so in a remark.
 void emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
 /// The prefetches, for print<memcoro-plan>.
