@@ -466,36 +466,53 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
   // The copy runs iterations lo..hi-1: its own count replaces the exit test
   // (the exit's phis never had an edge from the copy). An exit test at
   // launch stays besides the count: when it fails, no iteration after this
-  // one exists, and the limit says so to the window loop.
+  // one exists, and the limit says so to the window loop. The two tests
+  // branch apart, the count in a latch of its own, so that a copy of one
+  // block tests the count once per block of iterations
+  // (countSerialCopyPerBlock).
   PHINode *K = PHINode::Create(I64, 2, "memcoro.serial.k", CloneHeader->getFirstNonPHIIt());
   auto *OldBr = cast<BranchInst>(CloneLatch->getTerminator());
   IRBuilder<> LB(OldBr);
   Value *KNext = LB.CreateAdd(K, LB.getInt64(1));
   Value *OldTest = OldBr->isConditional() ? OldBr->getCondition() : nullptr;
   Value *Goes = nullptr, *InWindow = LB.CreateICmpNE(KNext, Hi);
-  if (LaunchLimit && OldTest)
+  BasicBlock *CountLatch = CloneLatch;
+  if (LaunchLimit && OldTest) {
     Goes = OldBr->getSuccessor(0) == CloneHeader ? OldTest : LB.CreateNot(OldTest);
-  BranchInst *NewBr = LB.CreateCondBr(Goes ? LB.CreateAnd(Goes, InWindow) : InWindow, CloneHeader, SerialEnd);
+    CountLatch = BasicBlock::Create(Ctx, "memcoro.serial.count", &F, SerialEnd);
+    LB.CreateCondBr(Goes, CountLatch, SerialEnd);
+    LB.SetInsertPoint(CountLatch);
+    for (PHINode &Phi : CloneHeader->phis())
+      Phi.replaceIncomingBlockWith(CloneLatch, CountLatch);
+  }
+  BranchInst *NewBr = LB.CreateCondBr(InWindow, CloneHeader, SerialEnd);
   NewBr->setMetadata(LLVMContext::MD_loop, OldBr->getMetadata(LLVMContext::MD_loop));
   OldBr->eraseFromParent();
   if (OldTest && !Goes)
     RecursivelyDeleteTriviallyDeadInstructions(OldTest);
   K->addIncoming(Lo, SerialPh);
-  K->addIncoming(KNext, CloneLatch);
+  K->addIncoming(KNext, CountLatch);
 
   IRBuilder<> EB(SerialEnd->getTerminator());
   for (unsigned C = 0; C < LaunchCursors.size(); ++C)
     EB.CreateStore(CloneChainNext[C], LaunchCursors[C]);
   if (Goes) {
+    // The limit is lowered by the iteration whose test failed: the phi
+    // takes the copy of that iteration from each exit.
+    PHINode *Last = PHINode::Create(I64, 2, "memcoro.serial.last", SerialEnd->begin());
+    Last->addIncoming(KNext, CloneLatch);
+    Last->addIncoming(EB.getInt64(~uint64_t(0)), CountLatch);
     Value *Old = EB.CreateLoad(I64, LaunchLimit);
-    EB.CreateStore(EB.CreateSelect(Goes, Old, EB.CreateBinaryIntrinsic(Intrinsic::umin, Old, KNext)), LaunchLimit);
+    EB.CreateStore(EB.CreateBinaryIntrinsic(Intrinsic::umin, Old, Last), LaunchLimit);
   }
   for (unsigned R = 0; R < Accumulators.size(); ++R)
     EB.CreateStore(CloneReductionOut[R], Accumulators[R]);
   for (unsigned C = 0; C < Counters.size(); ++C)
     EB.CreateStore(CloneCounterOut[C], Counters[C]);
   if (Plan.NestTrips)
-    nestSerialCopy(SerialPh, CloneHeader, CloneLatch, SerialEnd, Lo, Hi, Plan.NestTrips);
+    nestSerialCopy(SerialPh, CloneHeader, CountLatch, SerialEnd, Lo, Hi, Plan.NestTrips);
+  else if (Goes && CloneHeader == CloneLatch)
+    countSerialCopyPerBlock(SerialPh, CloneHeader, CountLatch, SerialEnd, K, Hi);
 }
 
 void WindowLoop::finish(BasicBlock *Sched, BasicBlock *Done) {
