@@ -466,26 +466,30 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
   // The copy runs iterations lo..hi-1: its own count replaces the exit test
   // (the exit's phis never had an edge from the copy). An exit test at
   // launch stays besides the count: when it fails, no iteration after this
-  // one exists, and the limit says so to the window loop. The two tests
-  // branch apart, the count in a latch of its own, so that a copy of one
-  // block tests the count once per block of iterations
-  // (countSerialCopyPerBlock).
+  // one exists, and the limit says so to the window loop. In a copy of one
+  // block the two tests branch apart, the count in a latch of its own, so
+  // that the copy tests the count once per block of iterations
+  // (countSerialCopyPerBlock); a larger copy tests both in one branch (apart,
+  // LSR gave the walk with a filter a second counter).
   PHINode *K = PHINode::Create(I64, 2, "memcoro.serial.k", CloneHeader->getFirstNonPHIIt());
   auto *OldBr = cast<BranchInst>(CloneLatch->getTerminator());
   IRBuilder<> LB(OldBr);
   Value *KNext = LB.CreateAdd(K, LB.getInt64(1));
   Value *OldTest = OldBr->isConditional() ? OldBr->getCondition() : nullptr;
   Value *Goes = nullptr, *InWindow = LB.CreateICmpNE(KNext, Hi);
-  BasicBlock *CountLatch = CloneLatch;
-  if (LaunchLimit && OldTest) {
+  if (LaunchLimit && OldTest)
     Goes = OldBr->getSuccessor(0) == CloneHeader ? OldTest : LB.CreateNot(OldTest);
+  bool PerBlock = Goes && CloneHeader == CloneLatch && !Plan.NestTrips;
+  BasicBlock *CountLatch = CloneLatch;
+  if (PerBlock) {
     CountLatch = BasicBlock::Create(Ctx, "memcoro.serial.count", &F, SerialEnd);
     LB.CreateCondBr(Goes, CountLatch, SerialEnd);
     LB.SetInsertPoint(CountLatch);
     for (PHINode &Phi : CloneHeader->phis())
       Phi.replaceIncomingBlockWith(CloneLatch, CountLatch);
   }
-  BranchInst *NewBr = LB.CreateCondBr(InWindow, CloneHeader, SerialEnd);
+  BranchInst *NewBr =
+      LB.CreateCondBr(Goes && !PerBlock ? LB.CreateAnd(Goes, InWindow) : InWindow, CloneHeader, SerialEnd);
   NewBr->setMetadata(LLVMContext::MD_loop, OldBr->getMetadata(LLVMContext::MD_loop));
   OldBr->eraseFromParent();
   if (OldTest && !Goes)
@@ -497,13 +501,17 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
   for (unsigned C = 0; C < LaunchCursors.size(); ++C)
     EB.CreateStore(CloneChainNext[C], LaunchCursors[C]);
   if (Goes) {
-    // The limit is lowered by the iteration whose test failed: the phi
-    // takes the copy of that iteration from each exit.
-    PHINode *Last = PHINode::Create(I64, 2, "memcoro.serial.last", SerialEnd->begin());
-    Last->addIncoming(KNext, CloneLatch);
-    Last->addIncoming(EB.getInt64(~uint64_t(0)), CountLatch);
+    // The limit is lowered to the iteration after the one whose test failed
+    // (with exits apart, the phi takes that iteration's copy from each).
     Value *Old = EB.CreateLoad(I64, LaunchLimit);
-    EB.CreateStore(EB.CreateBinaryIntrinsic(Intrinsic::umin, Old, Last), LaunchLimit);
+    if (PerBlock) {
+      PHINode *Last = PHINode::Create(I64, 2, "memcoro.serial.last", SerialEnd->begin());
+      Last->addIncoming(KNext, CloneLatch);
+      Last->addIncoming(EB.getInt64(~uint64_t(0)), CountLatch);
+      EB.CreateStore(EB.CreateBinaryIntrinsic(Intrinsic::umin, Old, Last), LaunchLimit);
+    } else {
+      EB.CreateStore(EB.CreateSelect(Goes, Old, EB.CreateBinaryIntrinsic(Intrinsic::umin, Old, KNext)), LaunchLimit);
+    }
   }
   for (unsigned R = 0; R < Accumulators.size(); ++R)
     EB.CreateStore(CloneReductionOut[R], Accumulators[R]);
@@ -511,7 +519,7 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
     EB.CreateStore(CloneCounterOut[C], Counters[C]);
   if (Plan.NestTrips)
     nestSerialCopy(SerialPh, CloneHeader, CountLatch, SerialEnd, Lo, Hi, Plan.NestTrips);
-  else if (Goes && CloneHeader == CloneLatch)
+  else if (PerBlock)
     countSerialCopyPerBlock(SerialPh, CloneHeader, CountLatch, SerialEnd, K, Hi);
 }
 
