@@ -177,6 +177,7 @@ private:
   /// phis and of the values their latch edges carry, taken at cloning (the
   /// lowering later replaces the originals).
   BasicBlock *CloneHeader = nullptr, *CloneLatch = nullptr;
+  SmallPtrSet<BasicBlock *, 16> CloneBlocks;
   SmallVector<PHINode *, 2> CloneIVs, CloneReductions, CloneCounters;
   SmallVector<Value *, 2> CloneReductionOut, CloneCounterOut;
   /// An exit test at launch: the copies of the values it carries, of what
@@ -232,6 +233,7 @@ void WindowLoop::cloneSerialLoop() {
   for (AllocaInst *Alloca : Plan.PrivateAllocas)
     twinStackObject(*Alloca, L, VMap);
   remapInstructionsInBlocks(Clones, VMap);
+  CloneBlocks.insert(Clones.begin(), Clones.end());
   CloneHeader = cast<BasicBlock>(VMap[Plan.Header]);
   CloneLatch = cast<BasicBlock>(VMap[Plan.Latch]);
   auto mapped = [&](Value *V) { return VMap.count(V) ? static_cast<Value *>(VMap[V]) : V; };
@@ -449,12 +451,14 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
     Phi->setIncomingBlock(Phi->getBasicBlockIndex(Plan.Preheader), SerialPh);
     Phi->setIncomingValue(Phi->getBasicBlockIndex(SerialPh), V);
   };
-  for (unsigned I = 0; I < IVs.size(); ++I) {
-    Value *Offset = SB.CreateMul(SB.CreateZExtOrTrunc(Lo, IVs[I].Step->getType()), IVs[I].Step);
-    enter(CloneIVs[I], CloneIVs[I]->getType()->isPointerTy()
-                           ? SB.CreateGEP(SB.getInt8Ty(), IVs[I].Start, Offset)
-                           : SB.CreateAdd(IVs[I].Start, Offset));
-  }
+  // Induction variable I's value in iteration K.
+  auto ivAt = [&](unsigned I, Value *K) {
+    Value *Offset = SB.CreateMul(SB.CreateZExtOrTrunc(K, IVs[I].Step->getType()), IVs[I].Step);
+    return CloneIVs[I]->getType()->isPointerTy() ? SB.CreateGEP(SB.getInt8Ty(), IVs[I].Start, Offset)
+                                                 : SB.CreateAdd(IVs[I].Start, Offset);
+  };
+  for (unsigned I = 0; I < IVs.size(); ++I)
+    enter(CloneIVs[I], ivAt(I, Lo));
   for (unsigned R = 0; R < Accumulators.size(); ++R)
     enter(CloneReductions[R], SB.CreateLoad(Accumulators[R]->getAllocatedType(), Accumulators[R]));
   for (unsigned C = 0; C < Counters.size(); ++C)
@@ -466,36 +470,90 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
   // The copy runs iterations lo..hi-1: its own count replaces the exit test
   // (the exit's phis never had an edge from the copy). An exit test at
   // launch stays besides the count: when it fails, no iteration after this
-  // one exists, and the limit says so to the window loop.
-  PHINode *K = PHINode::Create(I64, 2, "memcoro.serial.k", CloneHeader->getFirstNonPHIIt());
+  // one exists, and the limit says so to the window loop. In a copy of one
+  // block the two tests branch apart, the count in a latch of its own, so
+  // that the copy tests the count once per block of iterations
+  // (countSerialCopyPerBlock); a larger copy tests both in one branch (apart,
+  // LSR gave the walk with a filter a second counter).
   auto *OldBr = cast<BranchInst>(CloneLatch->getTerminator());
-  IRBuilder<> LB(OldBr);
-  Value *KNext = LB.CreateAdd(K, LB.getInt64(1));
   Value *OldTest = OldBr->isConditional() ? OldBr->getCondition() : nullptr;
-  Value *Goes = nullptr, *InWindow = LB.CreateICmpNE(KNext, Hi);
+  // A loop whose own test compares an induction variable with a value of
+  // outside the loop counts the window on that variable, as it counted its
+  // trips: with a count of its own beside it, the copy of update's
+  // `t[ix[i]] ^= i` was unrolled by 2 where the loop without the pragma is
+  // unrolled by 4. The variable's values are distinct over the loop's
+  // iterations (were one repeated, the test would repeat too and the loop
+  // never end), so iteration hi is where it reaches its value at hi.
+  IRBuilder<> LB(OldBr);
+  Value *InWindow = nullptr;
+  if (!LaunchLimit && !Plan.NestTrips)
+    if (auto *Cmp = dyn_cast_or_null<ICmpInst>(OldTest))
+      for (unsigned I = 0; I < IVs.size() && !InWindow; ++I) {
+        PHINode *IV = CloneIVs[I];
+        Value *Next = IV->getIncomingValueForBlock(CloneLatch);
+        auto outside = [&](Value *V) {
+          auto *Inst = dyn_cast<Instruction>(V);
+          return !Inst || !CloneBlocks.contains(Inst->getParent());
+        };
+        Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+        if (((A == IV || A == Next) && outside(B)) || ((B == IV || B == Next) && outside(A))) {
+          SB.SetInsertPoint(SerialPh->getTerminator());
+          InWindow = LB.CreateICmpNE(Next, ivAt(I, Hi), "memcoro.serial.in");
+        }
+      }
+  PHINode *K = nullptr;
+  Value *KNext = nullptr, *Goes = nullptr;
+  if (!InWindow) {
+    K = PHINode::Create(I64, 2, "memcoro.serial.k", CloneHeader->getFirstNonPHIIt());
+    KNext = LB.CreateAdd(K, LB.getInt64(1));
+    InWindow = LB.CreateICmpNE(KNext, Hi);
+  }
   if (LaunchLimit && OldTest)
     Goes = OldBr->getSuccessor(0) == CloneHeader ? OldTest : LB.CreateNot(OldTest);
-  BranchInst *NewBr = LB.CreateCondBr(Goes ? LB.CreateAnd(Goes, InWindow) : InWindow, CloneHeader, SerialEnd);
+  bool PerBlock = Goes && CloneHeader == CloneLatch && !Plan.NestTrips;
+  BasicBlock *CountLatch = CloneLatch;
+  if (PerBlock) {
+    CountLatch = BasicBlock::Create(Ctx, "memcoro.serial.count", &F, SerialEnd);
+    LB.CreateCondBr(Goes, CountLatch, SerialEnd);
+    LB.SetInsertPoint(CountLatch);
+    for (PHINode &Phi : CloneHeader->phis())
+      Phi.replaceIncomingBlockWith(CloneLatch, CountLatch);
+  }
+  BranchInst *NewBr =
+      LB.CreateCondBr(Goes && !PerBlock ? LB.CreateAnd(Goes, InWindow) : InWindow, CloneHeader, SerialEnd);
   NewBr->setMetadata(LLVMContext::MD_loop, OldBr->getMetadata(LLVMContext::MD_loop));
   OldBr->eraseFromParent();
   if (OldTest && !Goes)
     RecursivelyDeleteTriviallyDeadInstructions(OldTest);
-  K->addIncoming(Lo, SerialPh);
-  K->addIncoming(KNext, CloneLatch);
+  if (K) {
+    K->addIncoming(Lo, SerialPh);
+    K->addIncoming(KNext, CountLatch);
+  }
 
   IRBuilder<> EB(SerialEnd->getTerminator());
   for (unsigned C = 0; C < LaunchCursors.size(); ++C)
     EB.CreateStore(CloneChainNext[C], LaunchCursors[C]);
   if (Goes) {
+    // The limit is lowered to the iteration after the one whose test failed
+    // (with exits apart, the phi takes that iteration's copy from each).
     Value *Old = EB.CreateLoad(I64, LaunchLimit);
-    EB.CreateStore(EB.CreateSelect(Goes, Old, EB.CreateBinaryIntrinsic(Intrinsic::umin, Old, KNext)), LaunchLimit);
+    if (PerBlock) {
+      PHINode *Last = PHINode::Create(I64, 2, "memcoro.serial.last", SerialEnd->begin());
+      Last->addIncoming(KNext, CloneLatch);
+      Last->addIncoming(EB.getInt64(~uint64_t(0)), CountLatch);
+      EB.CreateStore(EB.CreateBinaryIntrinsic(Intrinsic::umin, Old, Last), LaunchLimit);
+    } else {
+      EB.CreateStore(EB.CreateSelect(Goes, Old, EB.CreateBinaryIntrinsic(Intrinsic::umin, Old, KNext)), LaunchLimit);
+    }
   }
   for (unsigned R = 0; R < Accumulators.size(); ++R)
     EB.CreateStore(CloneReductionOut[R], Accumulators[R]);
   for (unsigned C = 0; C < Counters.size(); ++C)
     EB.CreateStore(CloneCounterOut[C], Counters[C]);
   if (Plan.NestTrips)
-    nestSerialCopy(SerialPh, CloneHeader, CloneLatch, SerialEnd, Lo, Hi, Plan.NestTrips);
+    nestSerialCopy(SerialPh, CloneHeader, CountLatch, SerialEnd, Lo, Hi, Plan.NestTrips);
+  else if (PerBlock)
+    countSerialCopyPerBlock(SerialPh, CloneHeader, CountLatch, SerialEnd, K, Hi);
 }
 
 void WindowLoop::finish(BasicBlock *Sched, BasicBlock *Done) {

@@ -425,6 +425,12 @@ unsigned flattenNest(const SplitAnalyses &A, llvm::Loop &L, llvm::OptimizationRe
 /// Keeps fewer than \p Trips iterations of the flattened nest in flight, at
 /// the plan's N and at any N chosen at run time (Plan.MaxInFlight).
 void limitInFlightForNest(LoopPlan &Plan, unsigned Trips);
+/// Makes the serial copy of a loop of one block \p Header whose exit test is
+/// evaluated at launch (entered from \p Ph, counted by \p K up to \p Hi in
+/// \p CountLatch, leaving to \p End) test its window's count once per block
+/// of iterations (SerialBlocks.cpp).
+void countSerialCopyPerBlock(llvm::BasicBlock *Ph, llvm::BasicBlock *Header, llvm::BasicBlock *CountLatch,
+                             llvm::BasicBlock *End, llvm::PHINode *K, llvm::Value *Hi);
 /// Makes the serial copy of a flattened loop of \p Trips iterations per
 /// round (Adaptation.cpp's, entered from \p Ph, iterations \p Lo to \p Hi,
 /// leaving to \p End) a loop over rounds around one over the round's part.

@@ -1,8 +1,9 @@
 ; Tests run-time adaptation's window loop (-memcoro-adapt, -memcoro-adapt-n;
 ; memcoro-cc turns both on): the controller is asked per window, the window
-; runs either the serial copy of the loop (its own count from lo to hi, no
-; memcoro properties, unrolling allowed again) or the coroutines with the
-; window's trip count and n slots; without a parallel clause the slot array
+; runs either the serial copy of the loop (counted from lo to hi on its own
+; induction variable, no memcoro properties, unrolling allowed again) or the
+; coroutines with the window's trip count and n slots; without a parallel
+; clause the slot array
 ; holds the most slots run-time N may choose. A loop whose iterations meet the
 ; same suspensions in order is a pipeline in each window, its distance the
 ; window's n when run-time N chooses it (one suspension: d = n, up to 128,
@@ -58,12 +59,20 @@
 ; SAMPLE: br i1 %{{.*}}, label %memcoro.adapt.pick, label %memcoro.done
 ; SAMPLE: memcoro.stage.1:
 ; SAMPLE: %memcoro.k.1 = sub i64 %memcoro.step.{{[0-9]+}}, 4
+; The serial copy counts its window on the loop's own induction variable,
+; whose value at hi is computed before it: no counter of its own.
 ; SAMPLE: memcoro.serial.ph:
+; SAMPLE: [[LOIV:%.*]] = add i64 0, [[LOOFF:%.*]]
+; SAMPLE: [[HIOFF:%.*]] = mul i64 %memcoro.hi, 1
+; SAMPLE-NEXT: [[HIIV:%.*]] = add i64 0, [[HIOFF]]
+; SAMPLE-NEXT: br label %if.else.serial
 ; SAMPLE: if.else.serial:
-; SAMPLE: %s.05.serial = phi i64 [ %s.05.memcoro.acc.{{[0-9]+}}, %memcoro.serial.ph ], [ %add.serial, %if.else.serial ]
-; SAMPLE: %memcoro.serial.k = phi i64 [ %memcoro.lo, %memcoro.serial.ph ]
-; SAMPLE: icmp ne i64 %{{.*}}, %memcoro.hi
-; SAMPLE: br i1 %{{.*}}, label %if.else.serial, label %memcoro.serial.end, !llvm.loop [[SERIAL:![0-9]+]]
+; SAMPLE-NEXT: %indvars.iv.serial = phi i64 [ [[LOIV]], %memcoro.serial.ph ], [ %indvars.iv.next.serial, %if.else.serial ]
+; SAMPLE-NEXT: %s.05.serial = phi i64 [ %s.05.memcoro.acc.{{[0-9]+}}, %memcoro.serial.ph ], [ %add.serial, %if.else.serial ]
+; SAMPLE-NOT: memcoro.serial.k
+; SAMPLE: %indvars.iv.next.serial = add nuw nsw i64 %indvars.iv.serial, 1
+; SAMPLE-NEXT: %memcoro.serial.in = icmp ne i64 %indvars.iv.next.serial, [[HIIV]]
+; SAMPLE-NEXT: br i1 %memcoro.serial.in, label %if.else.serial, label %memcoro.serial.end, !llvm.loop [[SERIAL:![0-9]+]]
 ; SAMPLE-LABEL: define {{.*}} @gather_default(
 ; SAMPLE: alloca [64 x %memcoro.slot{{[.0-9]*}}]
 ; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 17, i32 32, i32 32)

@@ -32,7 +32,9 @@ long walk(const struct work *p, const long *t) {
 // it ran afterwards (the trip count is known only then), measuring on from
 // where it stopped when the walk goes on; the serial copy starts from the
 // cursor, keeps its test besides the window's count, leaves p->next in the
-// cursor and lowers the limit when the test fails.
+// cursor and lowers the limit when the test fails. It tests the count once
+// per block of 8 iterations (SerialBlocks.cpp): each copy of the block has
+// only the walk's own test, and the copy as it was runs the last 1 to 8.
 // ADAPT-LABEL: define {{.*}} @walk(
 // ADAPT:       memcoro.adapt.begin:
 // ADAPT-NEXT:  %memcoro.limit.0 = phi i64
@@ -41,17 +43,30 @@ long walk(const struct work *p, const long *t) {
 // ADAPT:       memcoro.adapt.spend:
 // ADAPT:       call i64 @llvm.usub.sat.i64(i64 %memcoro.budget,
 // ADAPT:       br i1 %{{.*}}, label %memcoro.adapt.begin, label %memcoro.adapt.more
+// ADAPT:       memcoro.serial.count:
+// ADAPT-NEXT:  %[[ATEND:.*]] = icmp eq i64 %[[KNEXT:.*]], %memcoro.hi
+// ADAPT-NEXT:  br i1 %[[ATEND]], label %memcoro.serial.end, label %if.else.serial
 // ADAPT:       memcoro.serial.end:
-// ADAPT-NEXT:  %[[LOWER:.*]] = tail call i64 @llvm.umin.i64(i64 %memcoro.limit.1, i64 %[[KNEXT:.*]])
-// ADAPT-NEXT:  select i1 %tobool.not.serial, i64 %memcoro.limit.1, i64 %[[LOWER]]
+// ADAPT-NEXT:  %memcoro.serial.last = phi i64 [ %[[KNEXT]], %if.else.serial ], [ -1, %memcoro.serial.count ],
+// ADAPT:       tail call i64 @llvm.umin.i64(i64 %memcoro.limit.1, i64 %memcoro.serial.last)
+// ADAPT:       memcoro.serial.block:
+// ADAPT:       %memcoro.serial.left = sub i64 %memcoro.hi, %memcoro.serial.k.block
+// ADAPT-NEXT:  %[[MORE:.*]] = icmp ugt i64 %memcoro.serial.left, 8
+// ADAPT-NEXT:  br i1 %[[MORE]], label %memcoro.serial.block.1, label %if.else.serial
+// ADAPT:       memcoro.serial.block.1:
+// ADAPT:       icmp eq ptr
+// ADAPT-NOT:   %memcoro.hi
+// ADAPT:       br i1 %{{.*}}, label %memcoro.serial.end{{.*}}, label %memcoro.serial.block.2
+// ADAPT:       memcoro.serial.block.8:
+// ADAPT-NOT:   %memcoro.hi
+// ADAPT:       %[[K8:.*]] = add i64 %memcoro.serial.k.block, 8
+// ADAPT-NEXT:  br i1 %{{.*}}, label %memcoro.serial.end, label %memcoro.serial.block, !llvm.loop
 // ADAPT:       if.else.serial:
-// ADAPT:       %p.addr.05.serial = phi ptr [ %[[NEXTS:.*]], %if.else.serial ], [ %p.addr.05.memcoro.cursor.1, %memcoro.adapt.go ]
+// ADAPT:       %p.addr.05.serial = phi ptr [ %[[NEXTS:.*]], %memcoro.serial.count ], [ %p.addr.05.serial.block, %memcoro.serial.block ]
 // ADAPT:       %[[NEXTS]] = load ptr, ptr %next.serial
-// ADAPT-NEXT:  %tobool.not.serial = icmp ne ptr %[[NEXTS]], null
+// ADAPT-NEXT:  %[[NULL:.*]] = icmp eq ptr %[[NEXTS]], null
 // ADAPT-NEXT:  %[[KNEXT]] = add i64 %memcoro.serial.k, 1
-// ADAPT-NEXT:  %[[INWINDOW:.*]] = icmp ne i64 %[[KNEXT]], %memcoro.hi
-// ADAPT-NEXT:  %[[GOES:.*]] = and i1 %tobool.not.serial, %[[INWINDOW]]
-// ADAPT-NEXT:  br i1 %[[GOES]], label %if.else.serial, label %memcoro.serial.end
+// ADAPT-NEXT:  br i1 %[[NULL]], label %memcoro.serial.end, label %memcoro.serial.count
 
 long walk_while(const struct work *p, const long *t) {
   long sum = 0;
