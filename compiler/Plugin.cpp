@@ -5,6 +5,10 @@
 // clang runs them:
 //
 //   pipeline start     memcoro-mark       pragma markers -> loop metadata
+//   pipeline start     memcoro-sanitizer-handlers
+//                                         UBSan's handlers write only their
+//                                         arguments' memory (modules with
+//                                         marked loops)
 //   vectorizer start   memcoro-profile-instrument
 //                                         under -memcoro-profile-generate: marked
 //                                         loops sample their latencies, serially
@@ -23,6 +27,7 @@
 #include "MarkLoops.h"
 #include "NestedCalls.h"
 #include "ResumableCallees.h"
+#include "SanitizerHandlers.h"
 #include "ProfileInstrument.h"
 #include "RemoteAccesses.h"
 #include "Split.h"
@@ -87,6 +92,7 @@ void registerPasses(PassBuilder &PB) {
   }
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(createModuleToFunctionPassAdaptor(MarkLoopsPass()));
+    MPM.addPass(SanitizerHandlersPass());
   });
   // LLVM 19 runs vectorizer-start callbacks at -O0 too, but an unoptimised
   // loop (not rotated, values in memory) is no loop to interleave; at -O0
@@ -156,6 +162,10 @@ void registerPasses(PassBuilder &PB) {
         }
         if (Name == "memcoro-resumable-descriptors") {
           MPM.addPass(ResumableDescriptorsPass());
+          return true;
+        }
+        if (Name == "memcoro-sanitizer-handlers") {
+          MPM.addPass(SanitizerHandlersPass());
           return true;
         }
         if (Name == "memcoro-finalize") {

@@ -40,6 +40,8 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
@@ -312,6 +314,9 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     prepareMarkedLoop(*Target, LI, DT, SE, AC);
+    if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
+                                      FAM.getResult<TargetLibraryAnalysis>(F), ORE))
+      prepareMarkedLoop(*Target, LI, DT, SE, AC);
     if (speculateSiblingLoads(*Target, LI, DT, AC, ORE))
       SE.forgetLoop(Target);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);

@@ -54,6 +54,8 @@ class MemoryLocation;
 class OptimizationRemarkEmitter;
 class SCEV;
 class ScalarEvolution;
+class TargetLibraryInfo;
+class TargetTransformInfo;
 class raw_ostream;
 } // namespace llvm
 
@@ -982,6 +984,15 @@ llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Pl
 /// the loop.
 bool speculateSiblingLoads(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::AssumptionCache &AC,
                            llvm::OptimizationRemarkEmitter &ORE);
+
+/// Runs the sanitizer checks of the marked loop \p L's invariants that split
+/// its condition from its header once before the loop, and rotates it
+/// (SanitizerChecks.cpp). Run before legality; returns whether it changed
+/// the loop.
+bool hoistInvariantSanitizerChecks(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT,
+                                   llvm::ScalarEvolution &SE, llvm::AssumptionCache &AC,
+                                   const llvm::TargetTransformInfo &TTI, const llvm::TargetLibraryInfo &TLI,
+                                   llvm::OptimizationRemarkEmitter &ORE);
 
 /// Replaces each append counter of \p Plan by loads and stores of one shared
 /// scalar (returned, to be promoted); \p ReadAt receives, for each read or
