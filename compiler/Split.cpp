@@ -195,6 +195,15 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       return OptimizationRemarkAnalysis(RemarkPass, "ExitDispatch", L.getStartLoc(), L.getHeader())
              << "loop " << Plan.ExitsChangedDispatch;
     });
+  for (const Reduction &R : Plan.Reductions)
+    if (R.OverflowCheck)
+      ORE.emit([&] {
+        StringRef Name = sourceVariableName(*R.Phi);
+        return OptimizationRemarkAnalysis(RemarkPass, "PartsChecked", R.OverflowCheck)
+               << "the sanitizer's overflow check of " << (Name.empty() ? "a reduction" : "'" + Name.str() + "'")
+               << " checks each iteration's part: the parts are added up without it, so an overflow of the "
+                  "running total is not reported";
+      });
   if (Plan.AmuKeptStatic)
     ORE.emit([&] {
       return OptimizationRemarkAnalysis(RemarkPass, "AmuKeptStatic", Plan.Ordered.front().At)

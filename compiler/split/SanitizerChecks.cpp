@@ -19,6 +19,16 @@
 // header then ends with the exit test, and the loop is rotated as LoopRotate
 // would have done. Checks of values the loop computes stay where they are.
 //
+// A reduction's update checked for overflow (`hits++` on a signed counter:
+// llvm.sadd.with.overflow, its flag branching to the handler) is a reduction
+// like any other: each interleaved iteration adds its part to the identity,
+// and the handler's report of the old total only reads it. An addition to 0
+// or a multiplication by 1 cannot overflow, so with one checked update per
+// iteration the check cannot report what the serial loop would not; the
+// parts are added up without it, so an overflow of the running total goes
+// unreported (a remark says so). With two, a part could overflow where the
+// serial total does not: such loops stay serial.
+//
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split -S in.ll
 //
 //===----------------------------------------------------------------------===//
@@ -36,6 +46,7 @@
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
@@ -52,6 +63,37 @@ STATISTIC(NumLoopsRotated, "Number of marked loops rotated once their sanitizer 
 
 static cl::opt<bool> HoistChecks("memcoro-hoist-sanitizer-checks", cl::Hidden, cl::init(true),
                                  cl::desc("Run sanitizer checks of a marked loop's invariants once before it"));
+
+bool memcoro::onlyReportedBySanitizer(const Instruction &I) {
+  if (const auto *Call = dyn_cast<CallInst>(&I)) {
+    const Function *Callee = Call->getCalledFunction();
+    return Callee && Callee->getName().starts_with("__ubsan_handle_");
+  }
+  const auto *Phi = dyn_cast<PHINode>(&I);
+  if (!isa<CastInst>(I) && !(Phi && Phi->getNumIncomingValues() == 1))
+    return false;
+  return !I.use_empty() &&
+         all_of(I.users(), [](const User *U) { return onlyReportedBySanitizer(*cast<Instruction>(U)); });
+}
+
+unsigned memcoro::checkedUpdateOpcode(const IntrinsicInst &II) {
+  switch (II.getIntrinsicID()) {
+  case Intrinsic::sadd_with_overflow:
+  case Intrinsic::uadd_with_overflow:
+    return Instruction::Add;
+  case Intrinsic::smul_with_overflow:
+  case Intrinsic::umul_with_overflow:
+    return Instruction::Mul;
+  default:
+    return 0;
+  }
+}
+
+bool memcoro::isOverflowFlag(const Instruction &I) {
+  const auto *EV = dyn_cast<ExtractValueInst>(&I);
+  const auto *II = EV ? dyn_cast<IntrinsicInst>(EV->getAggregateOperand()) : nullptr;
+  return II && checkedUpdateOpcode(*II) && EV->getIndices().size() == 1 && EV->getIndices()[0] == 1;
+}
 
 namespace {
 

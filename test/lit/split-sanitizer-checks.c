@@ -34,3 +34,28 @@ unsigned long probe(const struct rel *r) {
 // CHECK: split-sanitizer-checks.c:[[@LINE-4]]:{{[0-9]+}}: remark: sanitizer checks of values the loop does not change run once before the loop (2)
 // CHECK: split-sanitizer-checks.c:[[@LINE-5]]:{{[0-9]+}}: remark: loop turned into
 // KEPT: split-sanitizer-checks.c:[[@LINE-6]]:{{[0-9]+}}: remark: marked loop left serial
+
+// A signed counter's update is checked for overflow: a reduction whose
+// iterations add their part to 0. Two checked updates of one total could
+// overflow in a part where the serial total does not: serial.
+long count(const int *keys, unsigned long n) {
+  long hits = 0;
+#pragma memcoro
+  for (unsigned long i = 0; i < n; i++)
+    if (T[keys[i]] > 0)
+      hits++;
+  return hits;
+}
+// CHECK: split-sanitizer-checks.c:[[@LINE-3]]:{{[0-9]+}}: remark: the sanitizer's overflow check of a reduction checks each iteration's part: the parts are added up without it, so an overflow of the running total is not reported
+// CHECK: split-sanitizer-checks.c:[[@LINE-6]]:{{[0-9]+}}: remark: loop turned into
+
+long twice(const int *keys, unsigned long n) {
+  long sum = 0;
+#pragma memcoro
+  for (unsigned long i = 0; i < n; i++) {
+    sum += T[keys[i]];
+    sum += keys[i];
+  }
+  return sum;
+}
+// CHECK: split-sanitizer-checks.c:[[@LINE-4]]:{{[0-9]+}}: remark: marked loop left serial: a value is carried
