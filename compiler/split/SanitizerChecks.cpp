@@ -89,10 +89,21 @@ unsigned memcoro::checkedUpdateOpcode(const IntrinsicInst &II) {
   }
 }
 
+namespace {
+CallInst *handlerCall(BasicBlock &BB);
+} // namespace
+
 bool memcoro::isOverflowFlag(const Instruction &I) {
   const auto *EV = dyn_cast<ExtractValueInst>(&I);
   const auto *II = EV ? dyn_cast<IntrinsicInst>(EV->getAggregateOperand()) : nullptr;
-  return II && checkedUpdateOpcode(*II) && EV->getIndices().size() == 1 && EV->getIndices()[0] == 1;
+  if (!II || !checkedUpdateOpcode(*II) || EV->getIndices().size() != 1 || EV->getIndices()[0] != 1)
+    return false;
+  // The sanitizer's flag only sends the iteration to the report; a flag the
+  // program itself reads (__builtin_add_overflow) is about the running total.
+  return !EV->use_empty() && all_of(EV->users(), [](const User *U) {
+    const auto *Br = dyn_cast<BranchInst>(U);
+    return Br && Br->isConditional() && handlerCall(*Br->getSuccessor(0));
+  });
 }
 
 namespace {
