@@ -49,7 +49,7 @@ PreservedAnalyses SanitizerHandlersPass::run(Module &M, ModuleAnalysisManager &M
   bool Changed = false;
   for (Function &F : M) {
     StringRef Name = F.getName();
-    if (!F.isDeclaration() || !Name.starts_with("__ubsan_handle_") || Name.contains("dynamic_type_cache_miss"))
+    if (!F.isDeclaration() || !isUBSanHandler(F) || Name.contains("dynamic_type_cache_miss"))
       continue;
     if (F.getMemoryEffects() == (F.getMemoryEffects() & Effects))
       continue;

@@ -67,7 +67,7 @@ static cl::opt<bool> HoistChecks("memcoro-hoist-sanitizer-checks", cl::Hidden, c
 bool memcoro::onlyReportedBySanitizer(const Instruction &I) {
   if (const auto *Call = dyn_cast<CallInst>(&I)) {
     const Function *Callee = Call->getCalledFunction();
-    return Callee && Callee->getName().starts_with("__ubsan_handle_");
+    return Callee && isUBSanHandler(*Callee);
   }
   const auto *Phi = dyn_cast<PHINode>(&I);
   if (!isa<CastInst>(I) && !(Phi && Phi->getNumIncomingValues() == 1))
@@ -113,7 +113,7 @@ namespace {
 CallInst *handlerCall(BasicBlock &BB) {
   auto *Call = dyn_cast<CallInst>(BB.getFirstNonPHIOrDbg());
   Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  if (!Callee || !Callee->getName().starts_with("__ubsan_handle_"))
+  if (!Callee || !isUBSanHandler(*Callee))
     return nullptr;
   Instruction *Next = Call->getNextNonDebugInstruction();
   if (Next != BB.getTerminator())

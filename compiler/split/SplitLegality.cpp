@@ -615,11 +615,7 @@ static bool runsInPlace(const CallBase &Call) {
   if (Call.doesNotReturn())
     return true;
   const Function *Callee = Call.getCalledFunction();
-  if (!Callee)
-    return false;
-  StringRef Name = Callee->getName();
-  return Name.starts_with("__ubsan_handle_") || Name.starts_with("__asan_") || Name.starts_with("__tsan_") ||
-         Name.starts_with("__msan_");
+  return Callee && isSanitizerRuntimeFn(*Callee);
 }
 
 std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
