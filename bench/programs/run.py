@@ -49,6 +49,14 @@ PROGRAMS = {
     "bloom": ("bloom.c", ["33554432", "4194304"], ["20000", "50000"]),
     "lsm": ("lsm.c", ["23", "1048576"], ["14", "50000"]),
 }
+# Programs whose printed answer, besides what their verifier checks, may
+# differ between two correct runs: each iteration's atomic update (a CAS
+# minimum) lands in whatever order the iterations run, so the result a round
+# reaches, and the number of rounds, depend on it. Their outputs are shown,
+# not compared.
+ORDER_DEPENDENT = {
+    "sssp": "Bellman-Ford's rounds: a distance lowered earlier in a round propagates further in it",
+}
 REMARK = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: remark: (?P<text>.*?) \[-Rpass(?P<kind>-missed)?=memcoro\]$")
 
 
@@ -124,7 +132,11 @@ def main():
                         best[variant] = seconds
             if len(answers) > 1:
                 print(f"   {name}: the builds printed different answers: {sorted(answers)}", flush=True)
-                verified = False
+                if name in ORDER_DEPENDENT:
+                    print(f"   {name}: allowed, as its answer depends on the order of atomic updates "
+                          f"({ORDER_DEPENDENT[name]})", flush=True)
+                else:
+                    verified = False
             transformed = bool(outcomes) and all(t for _, _, t in outcomes)
             if not verified or (args.require_transformed and not transformed):
                 failed = True
