@@ -79,6 +79,14 @@ SmallVector<CallInst *, 2> memcoro::getOrderedMarkers(const Loop &L) {
   return Calls;
 }
 
+bool memcoro::isUBSanHandler(const Function &F) { return F.getName().starts_with("__ubsan_handle_"); }
+
+bool memcoro::isSanitizerRuntimeFn(const Function &F) {
+  StringRef Name = F.getName();
+  return isUBSanHandler(F) || Name.starts_with("__asan_") || Name.starts_with("__tsan_") ||
+         Name.starts_with("__msan_");
+}
+
 void memcoro::recordLoopSeen(const Loop &L) {
   const MDOperand *Id = findStringMetadataForLoop(&L, LoopIdMD).value_or(nullptr);
   if (!Id || !Id->get())

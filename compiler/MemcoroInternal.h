@@ -70,6 +70,14 @@ inline constexpr llvm::StringLiteral OrderedFn = "__memcoro_ordered";
 /// Function attribute memcoro-mark gives a function with a marked loop.
 inline constexpr llvm::StringLiteral MarkedFnAttr = "memcoro-marked";
 
+/// Whether \p F is one of UBSan's check handlers (`__ubsan_handle_*`), which
+/// report a failed check and return or abort.
+bool isUBSanHandler(const llvm::Function &F);
+
+/// Whether \p F is a sanitizer's check or report (UBSan's handlers, ASan's,
+/// TSan's and MSan's run-time calls): it touches nothing the program sees.
+bool isSanitizerRuntimeFn(const llvm::Function &F);
+
 /// Remark pass name: what -Rpass=memcoro matches.
 inline constexpr const char *RemarkPass = "memcoro";
 

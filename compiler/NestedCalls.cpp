@@ -295,8 +295,9 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
         if (!Callee || Callee->isIntrinsic() || Callee == &F || !Call->mayReadOrWriteMemory() ||
             isNestedCallPart(*Call) || any_of(ToInline, [&](auto &P) { return P.first == Call; }))
           continue;
-        // memcoro's own markers (remote(), ordered) are no call of the user's.
-        if (Callee->getName() == RemoteBaseFn || Callee->getName() == OrderedFn)
+        // memcoro's own markers (remote(), ordered) are no call of the user's,
+        // nor are a sanitizer's checks, which run in place.
+        if (Callee->getName() == RemoteBaseFn || Callee->getName() == OrderedFn || isSanitizerRuntimeFn(*Callee))
           continue;
         if (Callee->isDeclaration()) {
           // A loop with far accesses of its own interleaves anyway and keeps

@@ -5,10 +5,17 @@
 // clang runs them:
 //
 //   pipeline start     memcoro-mark       pragma markers -> loop metadata
+//   pipeline start     memcoro-sanitizer-handlers
+//                                         UBSan's handlers write only their
+//                                         arguments' memory (modules with
+//                                         marked loops)
 //   vectorizer start   memcoro-profile-instrument
 //                                         under -memcoro-profile-generate: marked
 //                                         loops sample their latencies, serially
 //   vectorizer start   memcoro-split      marked loops -> interleaved coroutines
+//   optimizer last     memcoro-split again, for marked loops the pipeline
+//                                         had no vectorizer start for (ThinLTO
+//                                         pre-link, LateSplit.cpp)
 //   optimizer last     memcoro-amu-far    under -memcoro-amu: far accesses left
 //                                         -> synchronous AMU loads and stores
 //   optimizer last     memcoro-finalize   report loops that never got there
@@ -16,9 +23,11 @@
 //===----------------------------------------------------------------------===//
 #include "AmuFarAccesses.h"
 #include "Finalize.h"
+#include "LateSplit.h"
 #include "MarkLoops.h"
 #include "NestedCalls.h"
 #include "ResumableCallees.h"
+#include "SanitizerHandlers.h"
 #include "ProfileInstrument.h"
 #include "RemoteAccesses.h"
 #include "Split.h"
@@ -64,6 +73,14 @@ void ensureDebugOptions() {
 /// asks for the pass-plugin entry point only later, so register on load.
 const bool DebugOptionsRegistered = (ensureDebugOptions(), true);
 
+/// memcoro-split and the steps that go with it.
+void addSplitPasses(FunctionPassManager &FPM) {
+  if (profileGenerateEnabled())
+    FPM.addPass(ProfileInstrumentPass());
+  FPM.addPass(NestedCallsPass());
+  FPM.addPass(SplitPass());
+}
+
 void registerPasses(PassBuilder &PB) {
   // Lets -print-before=memcoro-split and friends name the passes as opt does.
   if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks()) {
@@ -75,6 +92,7 @@ void registerPasses(PassBuilder &PB) {
   }
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(createModuleToFunctionPassAdaptor(MarkLoopsPass()));
+    MPM.addPass(SanitizerHandlersPass());
   });
   // LLVM 19 runs vectorizer-start callbacks at -O0 too, but an unoptimised
   // loop (not rotated, values in memory) is no loop to interleave; at -O0
@@ -82,15 +100,15 @@ void registerPasses(PassBuilder &PB) {
   PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
     if (Level == OptimizationLevel::O0)
       return;
-    if (profileGenerateEnabled())
-      FPM.addPass(ProfileInstrumentPass());
-    FPM.addPass(NestedCallsPass());
-    FPM.addPass(SplitPass());
+    addSplitPasses(FPM);
   });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     // Resumable clones for marked loops of other translation units: their
     // frames are laid out by LLVM's own coroutine passes.
     if (Level != OptimizationLevel::O0) {
+      FunctionPassManager Steps;
+      addSplitPasses(Steps);
+      MPM.addPass(createModuleToFunctionPassAdaptor(LateSplitPass(std::move(Steps))));
       MPM.addPass(ResumableCalleesPass());
       MPM.addPass(createModuleToPostOrderCGSCCPassAdaptor(CoroSplitPass(/*OptimizeFrame=*/true)));
       MPM.addPass(CoroCleanupPass());
@@ -144,6 +162,10 @@ void registerPasses(PassBuilder &PB) {
         }
         if (Name == "memcoro-resumable-descriptors") {
           MPM.addPass(ResumableDescriptorsPass());
+          return true;
+        }
+        if (Name == "memcoro-sanitizer-handlers") {
+          MPM.addPass(SanitizerHandlersPass());
           return true;
         }
         if (Name == "memcoro-finalize") {

@@ -40,6 +40,8 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
@@ -193,6 +195,15 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       return OptimizationRemarkAnalysis(RemarkPass, "ExitDispatch", L.getStartLoc(), L.getHeader())
              << "loop " << Plan.ExitsChangedDispatch;
     });
+  for (const Reduction &R : Plan.Reductions)
+    if (R.OverflowCheck)
+      ORE.emit([&] {
+        StringRef Name = sourceVariableName(*R.Phi);
+        return OptimizationRemarkAnalysis(RemarkPass, "PartsChecked", R.OverflowCheck)
+               << "the sanitizer's overflow check of " << (Name.empty() ? "a reduction" : "'" + Name.str() + "'")
+               << " checks each iteration's part: the parts are added up without it, so an overflow of the "
+                  "running total is not reported";
+      });
   if (Plan.AmuKeptStatic)
     ORE.emit([&] {
       return OptimizationRemarkAnalysis(RemarkPass, "AmuKeptStatic", Plan.Ordered.front().At)
@@ -312,6 +323,9 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     prepareMarkedLoop(*Target, LI, DT, SE, AC);
+    if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
+                                      FAM.getResult<TargetLibraryAnalysis>(F), ORE))
+      prepareMarkedLoop(*Target, LI, DT, SE, AC);
     if (speculateSiblingLoads(*Target, LI, DT, AC, ORE))
       SE.forgetLoop(Target);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);

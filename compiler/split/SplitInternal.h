@@ -47,6 +47,7 @@ namespace llvm {
 class AAResults;
 class AssumptionCache;
 class DependenceInfo;
+class IntrinsicInst;
 class DominatorTree;
 class Loop;
 class LoopInfo;
@@ -54,6 +55,8 @@ class MemoryLocation;
 class OptimizationRemarkEmitter;
 class SCEV;
 class ScalarEvolution;
+class TargetLibraryInfo;
+class TargetTransformInfo;
 class raw_ostream;
 } // namespace llvm
 
@@ -89,6 +92,9 @@ struct Reduction {
   /// iteration; the lowering replaces them with one store of the total.
   llvm::SmallVector<llvm::StoreInst *, 1> Mirrors;
   llvm::Value *MirrorPlace = nullptr;
+  /// A sanitizer's overflow check of the update (-fsanitize=undefined): it
+  /// checks each iteration's part, started from the identity.
+  llvm::Instruction *OverflowCheck = nullptr;
 };
 
 /// Remote accesses sharing one suspension: the first is where the iteration
@@ -995,6 +1001,24 @@ llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Pl
 /// the loop.
 bool speculateSiblingLoads(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::AssumptionCache &AC,
                            llvm::OptimizationRemarkEmitter &ORE);
+
+/// Runs the sanitizer checks of the marked loop \p L's invariants that split
+/// its condition from its header once before the loop, and rotates it
+/// (SanitizerChecks.cpp). Run before legality; returns whether it changed
+/// the loop.
+bool hoistInvariantSanitizerChecks(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT,
+                                   llvm::ScalarEvolution &SE, llvm::AssumptionCache &AC,
+                                   const llvm::TargetTransformInfo &TTI, const llvm::TargetLibraryInfo &TLI,
+                                   llvm::OptimizationRemarkEmitter &ORE);
+
+/// Whether \p I only passes a value to a sanitizer's report: the handler's
+/// call, or a cast or LCSSA phi that only does (SanitizerChecks.cpp).
+bool onlyReportedBySanitizer(const llvm::Instruction &I);
+/// Whether \p I is the overflow flag of an update checked for overflow.
+bool isOverflowFlag(const llvm::Instruction &I);
+/// Instruction::Add or Mul for an addition or multiplication checked for
+/// overflow (llvm.sadd/uadd/smul/umul.with.overflow), else 0.
+unsigned checkedUpdateOpcode(const llvm::IntrinsicInst &II);
 
 /// Replaces each append counter of \p Plan by loads and stores of one shared
 /// scalar (returned, to be promoted); \p ReadAt receives, for each read or

@@ -301,6 +301,10 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
     Instruction *Cur = Work.pop_back_val();
     for (User *U : Cur->users()) {
       auto *UI = cast<Instruction>(U);
+      // A sanitizer's report of the old total, the overflow flag of a
+      // checked update (SanitizerChecks.cpp).
+      if (onlyReportedBySanitizer(*UI) || isOverflowFlag(*UI))
+        continue;
       if (!L.contains(UI)) {
         // An intermediate sum escapes the loop, other than through an early
         // exit (the winning iteration's part, EarlyExits.cpp).
@@ -345,6 +349,12 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
         return false;
       continue;
     }
+    // The new total of a checked update.
+    if (auto *EV = dyn_cast<ExtractValueInst>(I)) {
+      if (!inClosure(EV->getAggregateOperand()))
+        return false;
+      continue;
+    }
     unsigned Op = 0;
     bool IsIntr = false;
     unsigned ClosureOperands = 0;
@@ -380,7 +390,14 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
         ClosureOperands = inClosure(II->getArgOperand(0)) + inClosure(II->getArgOperand(1));
         break;
       default:
-        return false;
+        // Started from the identity, one checked update per iteration cannot
+        // overflow where the serial loop would not; two could.
+        Op = checkedUpdateOpcode(*II);
+        if (!Op || R.OverflowCheck)
+          return false;
+        R.OverflowCheck = II;
+        ClosureOperands = inClosure(II->getArgOperand(0)) + inClosure(II->getArgOperand(1));
+        break;
       }
     } else {
       return false;
@@ -598,11 +615,7 @@ static bool runsInPlace(const CallBase &Call) {
   if (Call.doesNotReturn())
     return true;
   const Function *Callee = Call.getCalledFunction();
-  if (!Callee)
-    return false;
-  StringRef Name = Callee->getName();
-  return Name.starts_with("__ubsan_handle_") || Name.starts_with("__asan_") || Name.starts_with("__tsan_") ||
-         Name.starts_with("__msan_");
+  return Callee && isSanitizerRuntimeFn(*Callee);
 }
 
 std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {

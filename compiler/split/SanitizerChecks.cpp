@@ -1,0 +1,226 @@
+//===- SanitizerChecks.cpp - sanitizer checks of invariants before the loop ===//
+//
+// A part of memcoro-split (see SplitInternal.h), run on each marked loop
+// before legality. Under -fsanitize=undefined clang checks every operation of
+// a loop's condition: `j < lastrow - firstrow + 1` checks the subtraction and
+// the addition for overflow, `u < g.num_nodes()` checks that `&g` is aligned
+// and not null. Each check is a branch to a handler call (which reports and
+// returns, or aborts), and LICM may not hoist the call, so the condition's
+// block is split by the checks: the header is no longer the block that exits,
+// LoopRotate leaves the loop as a `while` loop, and memcoro-split would see
+// its exit test as an early exit (or its reductions as carried values) and
+// keep the loop serial. Sanitizer builds must not change what memcoro does.
+//
+// A check whose condition and handler arguments are loop invariants gives the
+// same answer in every iteration, and the header runs at least once whenever
+// the loop is entered, so it runs once in the preheader instead: a failure is
+// reported at the same point of the program (before the first iteration's
+// body) and, as UBSan reports each source location once, as often. The
+// header then ends with the exit test, and the loop is rotated as LoopRotate
+// would have done. Checks of values the loop computes stay where they are.
+//
+// A reduction's update checked for overflow (`hits++` on a signed counter:
+// llvm.sadd.with.overflow, its flag branching to the handler) is a reduction
+// like any other: each interleaved iteration adds its part to the identity,
+// and the handler's report of the old total only reads it. An addition to 0
+// or a multiplication by 1 cannot overflow, so with one checked update per
+// iteration the check cannot report what the serial loop would not; the
+// parts are added up without it, so an overflow of the running total goes
+// unreported (a remark says so). With two, a part could overflow where the
+// serial total does not: such loops stay serial.
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split -S in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "MemcoroInternal.h"
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/DomTreeUpdater.h"
+#include "llvm/Analysis/InstructionSimplify.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LoopRotationUtils.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumChecksHoisted, "Number of sanitizer checks of loop invariants moved before a marked loop");
+STATISTIC(NumLoopsRotated, "Number of marked loops rotated once their sanitizer checks were moved");
+
+static cl::opt<bool> HoistChecks("memcoro-hoist-sanitizer-checks", cl::Hidden, cl::init(true),
+                                 cl::desc("Run sanitizer checks of a marked loop's invariants once before it"));
+
+bool memcoro::onlyReportedBySanitizer(const Instruction &I) {
+  if (const auto *Call = dyn_cast<CallInst>(&I)) {
+    const Function *Callee = Call->getCalledFunction();
+    return Callee && isUBSanHandler(*Callee);
+  }
+  const auto *Phi = dyn_cast<PHINode>(&I);
+  if (!isa<CastInst>(I) && !(Phi && Phi->getNumIncomingValues() == 1))
+    return false;
+  return !I.use_empty() &&
+         all_of(I.users(), [](const User *U) { return onlyReportedBySanitizer(*cast<Instruction>(U)); });
+}
+
+unsigned memcoro::checkedUpdateOpcode(const IntrinsicInst &II) {
+  switch (II.getIntrinsicID()) {
+  case Intrinsic::sadd_with_overflow:
+  case Intrinsic::uadd_with_overflow:
+    return Instruction::Add;
+  case Intrinsic::smul_with_overflow:
+  case Intrinsic::umul_with_overflow:
+    return Instruction::Mul;
+  default:
+    return 0;
+  }
+}
+
+namespace {
+CallInst *handlerCall(BasicBlock &BB);
+} // namespace
+
+bool memcoro::isOverflowFlag(const Instruction &I) {
+  const auto *EV = dyn_cast<ExtractValueInst>(&I);
+  const auto *II = EV ? dyn_cast<IntrinsicInst>(EV->getAggregateOperand()) : nullptr;
+  if (!II || !checkedUpdateOpcode(*II) || EV->getIndices().size() != 1 || EV->getIndices()[0] != 1)
+    return false;
+  // The sanitizer's flag only sends the iteration to the report; a flag the
+  // program itself reads (__builtin_add_overflow) is about the running total.
+  return !EV->use_empty() && all_of(EV->users(), [](const User *U) {
+    const auto *Br = dyn_cast<BranchInst>(U);
+    return Br && Br->isConditional() && handlerCall(*Br->getSuccessor(0));
+  });
+}
+
+namespace {
+
+/// The call of a sanitizer's handler \p BB holds, if that is all it does
+/// (the call, then a branch on or `unreachable` after a handler that aborts).
+CallInst *handlerCall(BasicBlock &BB) {
+  auto *Call = dyn_cast<CallInst>(BB.getFirstNonPHIOrDbg());
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || !isUBSanHandler(*Callee))
+    return nullptr;
+  Instruction *Next = Call->getNextNonDebugInstruction();
+  if (Next != BB.getTerminator())
+    return nullptr;
+  if (isa<UnreachableInst>(Next) || (isa<BranchInst>(Next) && cast<BranchInst>(Next)->isUnconditional()))
+    return Call;
+  return nullptr;
+}
+
+/// One check at the end of \p BB that can run before the loop: the block
+/// that calls the handler, and the block the check continues in.
+struct Check {
+  BranchInst *Br;
+  BasicBlock *Handler;
+  BasicBlock *Continue;
+};
+
+std::optional<Check> invariantCheck(Loop &L, BasicBlock &BB) {
+  auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
+  if (!Br || !Br->isConditional() || !L.isLoopInvariant(Br->getCondition()))
+    return std::nullopt;
+  for (unsigned H = 0; H < 2; ++H) {
+    BasicBlock *Handler = Br->getSuccessor(H);
+    BasicBlock *Continue = Br->getSuccessor(1 - H);
+    CallInst *Call = handlerCall(*Handler);
+    if (!Call || Handler->getSinglePredecessor() != &BB || Continue == Handler || !L.contains(Continue) ||
+        Continue == L.getHeader() || isa<PHINode>(Continue->front()))
+      continue;
+    if (!all_of(Call->args(), [&](Value *V) { return L.isLoopInvariant(V); }))
+      continue;
+    BasicBlock *After = Handler->getSingleSuccessor();
+    if (After && After != Continue)
+      continue;
+    if (!After && L.contains(Handler))
+      continue;
+    return Check{Br, Handler, Continue};
+  }
+  return std::nullopt;
+}
+
+/// Moves the check \p C in front of the loop: the preheader branches to a
+/// block that calls the handler, the loop's branch goes straight on. Returns
+/// the block the loop's code continues in (the check's block, when the rest
+/// could be merged into it).
+BasicBlock *hoist(Loop &L, const Check &C, LoopInfo &LI, DominatorTree &DT) {
+  BasicBlock *Preheader = L.getLoopPreheader();
+  Instruction *Term = Preheader->getTerminator();
+  DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
+  bool Aborts = isa<UnreachableInst>(C.Handler->getTerminator());
+  bool HandlerOnTrue = C.Br->getSuccessor(0) == C.Handler;
+  IRBuilder<> B(Term);
+  Value *Fails = HandlerOnTrue ? C.Br->getCondition() : B.CreateNot(C.Br->getCondition());
+  MDNode *Weights = HandlerOnTrue ? C.Br->getMetadata(LLVMContext::MD_prof) : nullptr;
+  Instruction *Then = SplitBlockAndInsertIfThen(Fails, Term, Aborts, Weights, &DTU, &LI);
+  Then->getParent()->setName(C.Handler->getName());
+  CallInst *Call = handlerCall(*C.Handler);
+  Call->moveBefore(Then);
+  // The loop's copy is left without its call; it is unreachable once the
+  // header's branch goes straight on, and goes with it.
+  BasicBlock *From = C.Br->getParent();
+  BranchInst::Create(C.Continue, C.Br);
+  C.Br->eraseFromParent();
+  DTU.applyUpdates({{DominatorTree::Delete, From, C.Handler}});
+  if (L.contains(C.Handler))
+    LI.removeBlock(C.Handler);
+  DeleteDeadBlock(C.Handler, &DTU);
+  ++NumChecksHoisted;
+  return MergeBlockIntoPredecessor(C.Continue, &DTU, &LI) ? From : C.Continue;
+}
+
+} // namespace
+
+bool memcoro::hoistInvariantSanitizerChecks(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
+                                            AssumptionCache &AC, const TargetTransformInfo &TTI,
+                                            const TargetLibraryInfo &TLI, OptimizationRemarkEmitter &ORE) {
+  if (!HoistChecks || !L.getLoopPreheader() || !L.getLoopLatch() || L.isLoopExiting(L.getHeader()))
+    return false;
+  unsigned Hoisted = 0;
+  // The checks from the header to the block that exits, each ending a block
+  // the next one continues.
+  BasicBlock *BB = L.getHeader();
+  while (!L.isLoopExiting(BB)) {
+    std::optional<Check> C = invariantCheck(L, *BB);
+    if (!C)
+      break;
+    BB = hoist(L, *C, LI, DT);
+    ++Hoisted;
+  }
+  if (!Hoisted)
+    return false;
+  SE.forgetLoop(&L);
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Hoisted << " sanitizer check(s) of invariants moved before the loop\n");
+  const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
+  SimplifyQuery SQ(DL, &TLI, &DT, &AC);
+  // Rotation only, with no limit on the header's size: the header holds the
+  // exit test and what the test computes, which every iteration runs anyway.
+  if (L.isLoopExiting(L.getHeader()) &&
+      LoopRotation(&L, &LI, &TTI, &AC, &DT, &SE, /*MSSAU=*/nullptr, SQ, /*RotationOnly=*/true,
+                   /*Threshold=*/~0u, /*IsUtilMode=*/false))
+    ++NumLoopsRotated;
+  else
+    LLVM_DEBUG(dbgs() << "memcoro-split: the loop could not be rotated after moving its sanitizer checks\n");
+  SE.forgetLoop(&L);
+  ORE.emit([&] {
+    return OptimizationRemarkAnalysis(RemarkPass, "SanitizerChecksHoisted", L.getStartLoc(), L.getHeader())
+           << "sanitizer checks of values the loop does not change run once before the loop ("
+           << std::to_string(Hoisted) << "), as they give the same answer in every iteration";
+  });
+  return true;
+}
