@@ -18,6 +18,7 @@ the two builds alternating).
   bench/programs/run.py                 default sizes (about 12 minutes)
   bench/programs/run.py --quick         tiny sizes: verification and remarks only (CI)
   bench/programs/run.py --programs hashjoin,intsort --runs 5
+  bench/programs/run.py --programs pr --args 23   another size
 """
 import argparse
 import os
@@ -81,10 +82,14 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="runs of each build; the best is kept (default 3)")
     ap.add_argument("--quick", action="store_true", help="tiny sizes, one run: verification and remarks only")
     ap.add_argument("--flags", default="", help="extra compiler flags for both builds (e.g. -fopenmp)")
+    ap.add_argument("--args", help="the program's arguments instead of its default size (one program), "
+                    "e.g. --programs pr --args 23")
     ap.add_argument("--require-transformed", action="store_true",
                     help="fail when a marked loop stays serial")
     args = ap.parse_args()
     names = args.programs.split(",") if args.programs else list(PROGRAMS)
+    if args.args is not None and len(names) != 1:
+        sys.exit("error: --args needs exactly one program in --programs")
     unknown = [n for n in names if n not in PROGRAMS]
     if unknown:
         sys.exit(f"error: unknown program(s) {', '.join(unknown)}; known: {', '.join(PROGRAMS)}")
@@ -99,7 +104,7 @@ def main():
             print(f"== {name}: building", flush=True)
             outcomes = build(driver, src, os.path.join(tmp, name), extra)
             build(driver, src, os.path.join(tmp, name + ".serial"), ["-fno-memcoro", *extra])
-            run_args = quick_args if args.quick else default_args
+            run_args = args.args.split() if args.args is not None else quick_args if args.quick else default_args
             best = {"memcoro": None, "serial": None}
             verified = True
             for r in range(runs):

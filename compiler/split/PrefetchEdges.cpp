@@ -76,6 +76,17 @@ static cl::opt<bool> UsePrefetchEdges("memcoro-prefetch-edges", cl::Hidden, cl::
 static cl::opt<unsigned> EdgeDistance("memcoro-prefetch-elements", cl::Hidden, cl::init(128),
                                       cl::desc("Elements of an inner loop's stream prefetched ahead"));
 
+/// The first instruction of \p L that may write what \p Load reads; the
+/// markers of remote() write nothing the program reads.
+static Instruction *writerOf(const SplitAnalyses &A, const Loop &L, const LoadInst &Load) {
+  return firstWriterIn(A, L, MemoryLocation::getBeforeOrAfter(Load.getPointerOperand(), Load.getAAMetadata()),
+                       [](const Instruction &I) {
+                         auto *Call = dyn_cast<CallInst>(&I);
+                         Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+                         return Callee && Callee->getName() == RemoteBaseFn;
+                       });
+}
+
 namespace {
 
 /// The instructions from an inner loop's induction variable to an address,
@@ -120,8 +131,7 @@ bool ElementChain::visit(Value *V, unsigned Depth) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no prefetch across rows:" << *Load << " is not read in every inner iteration\n");
       return false;
     }
-    if (Instruction *Writer = Planned ? nullptr : firstWriterIn(
-            A, L, MemoryLocation::getBeforeOrAfter(Load->getPointerOperand(), Load->getAAMetadata()))) {
+    if (Instruction *Writer = Planned ? nullptr : writerOf(A, L, *Load)) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no prefetch across rows:" << *Load << " may be written at" << *Writer
                         << "\n");
       return false;
@@ -164,9 +174,7 @@ public:
 
 private:
   LoadInst *sequenceLoad(Value *V, unsigned Depth = 4) const;
-  bool unwritten(LoadInst &Load) const {
-    return !firstWriterIn(A, L, MemoryLocation::getBeforeOrAfter(Load.getPointerOperand(), Load.getAAMetadata()));
-  }
+  bool unwritten(LoadInst &Load) const { return !writerOf(A, L, Load); }
   bool tiles(Value *Start, Value *End, unsigned Depth = 4) const;
   bool enteredWhenNotEmpty(EdgePrefetch &E, ICmpInst::Predicate Order) const;
 
@@ -215,10 +223,15 @@ bool EdgePlanner::tiles(Value *Start, Value *End, unsigned Depth) const {
   if (auto *LS = dyn_cast<LoadInst>(S)) {
     auto *LE = cast<LoadInst>(E);
     LoadInst *SeqS = sequenceLoad(LS), *SeqE = sequenceLoad(LE);
-    if (!SeqS || !SeqE || !unwritten(*LS))
+    if (!SeqS || !SeqE || !unwritten(*LS)) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: row start" << *LS << " is not read from a sequence the loop leaves as it is\n");
       return false;
+    }
     auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(LS->getPointerOperand()));
-    return A.SE.getSCEV(LE->getPointerOperand()) == A.SE.getAddExpr(AR, AR->getStepRecurrence(A.SE));
+    const SCEV *Next = A.SE.getAddExpr(AR, AR->getStepRecurrence(A.SE));
+    LLVM_DEBUG(dbgs() << "memcoro-split: row start " << *AR << ", end " << *A.SE.getSCEV(LE->getPointerOperand())
+                      << ", next start " << *Next << "\n");
+    return A.SE.getSCEV(LE->getPointerOperand()) == Next;
   }
   if (!S->isSameOperationAs(E) || !(isa<GetElementPtrInst>(S) || isa<CastInst>(S) || isa<BinaryOperator>(S)))
     return false;
