@@ -78,7 +78,11 @@ int main(int argc, char **argv) {
   long n = 1L << scale, cap = n * degree;
   OFF *rowstr = cm_alloc((n + 1) * sizeof *rowstr);
   int32_t *col = cm_alloc(cap * sizeof *col);
+#ifdef EDGES_WEIGHTED
   double *a = cm_alloc(cap * sizeof *a);
+#else
+  double *a = NULL;
+#endif
   SCORE *x = cm_alloc(n * sizeof *x), *y[VARIANTS];
   for (int v = 0; v < VARIANTS; v++)
     y[v] = cm_alloc(n * sizeof *y[v]);
@@ -89,7 +93,9 @@ int main(int argc, char **argv) {
     long d = 1 + (long)(splitmix64(&s) % (uint64_t)(2 * degree - 1));
     for (long k = 0; k < d && e < cap; k++, e++) {
       col[e] = (int32_t)(splitmix64(&s) % (uint64_t)n);
+#ifdef EDGES_WEIGHTED
       a[e] = (double)(splitmix64(&s) % 1024) / 1024;
+#endif
     }
   }
   rowstr[n] = (OFF)e;

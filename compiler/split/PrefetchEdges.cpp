@@ -266,9 +266,10 @@ static bool availableAt(const DominatorTree &DT, Value *V, BasicBlock *At) {
                           all_of(I->operands(), dominates));
 }
 
-static Value *materializeAt(const DominatorTree &DT, IRBuilder<> &B, Value *V) {
+/// availableAt's value, before \p At's terminator, where \p B inserts.
+static Value *materializeAt(const DominatorTree &DT, IRBuilder<> &B, BasicBlock *At, Value *V) {
   auto *I = dyn_cast<Instruction>(V);
-  if (!I || DT.dominates(I, &*B.GetInsertPoint()))
+  if (!I || DT.dominates(I, At->getTerminator()))
     return V;
   Instruction *C = I->clone();
   C->dropPoisonGeneratingFlags();
@@ -465,15 +466,16 @@ void memcoro::emitPrefetchEdges(const SplitAnalyses &A, const LoopPlan &Plan, Op
   BasicBlock *At = E.At;
   BasicBlock *Rest = SplitBlock(At, At->getTerminator(), &DTU, &A.LI, nullptr, At->getName() + ".rows");
   BasicBlock *Body = BasicBlock::Create(Ctx, "memcoro.edge.prefetch", At->getParent(), Rest);
-  At->getTerminator()->eraseFromParent();
-  IRBuilder<> B(At);
+  IRBuilder<> B(At->getTerminator());
   B.SetCurrentDebugLocation(E.Accesses.front()->getDebugLoc());
-  Value *Start = widen(B, materializeAt(A.DT, B, E.Start));
+  Value *Start = widen(B, materializeAt(A.DT, B, At, E.Start));
   Value *Lo = advance(B, Start, E.Elements, "memcoro.edge.lo");
   // (A start that wrapped would be below the row.)
   Lo = B.CreateSelect(less(B, Lo, Start, "memcoro.edge.wrapped"), Start, Lo);
-  Value *Hi = min(B, advance(B, widen(B, materializeAt(A.DT, B, E.End)), E.Elements, "memcoro.edge.ahead"), End, "memcoro.edge.hi");
+  Value *Hi = min(B, advance(B, widen(B, materializeAt(A.DT, B, At, E.End)), E.Elements, "memcoro.edge.ahead"), End, "memcoro.edge.hi");
+  Instruction *ToRest = At->getTerminator();
   B.CreateCondBr(less(B, Lo, Hi, "memcoro.edge.any"), Body, Rest);
+  ToRest->eraseFromParent();
 
   IRBuilder<> BB(Body);
   BB.SetCurrentDebugLocation(E.Accesses.front()->getDebugLoc());

@@ -64,8 +64,8 @@ static cl::opt<SwitchMode> PrefetchSwitchMode(
                clEnumValN(SwitchMode::Prefetch, "prefetch", "after its samples, the prefetching loop (tests)"),
                clEnumValN(SwitchMode::Off, "off", "always the prefetching loop")));
 
-/// runtime/adapt/switch.h: MEMCORO_SWITCH_FORCE_PLAIN, _FORCE_PREFETCH, _EVEN.
-enum : unsigned { FlagForcePlain = 4, FlagForcePrefetch = 8, FlagEven = 16 };
+/// runtime/adapt/switch.h: MEMCORO_SWITCH_FORCE_PLAIN, _FORCE_PREFETCH, _OVERLAPPED.
+enum : unsigned { FlagForcePlain = 4, FlagForcePrefetch = 8, FlagOverlapped = 16 };
 static constexpr unsigned StateWords = 16;
 
 namespace {
@@ -172,8 +172,8 @@ AllocaInst *countInnerTrips(const SplitAnalyses &A, Loop &L) {
 
 class SwitchWiring {
 public:
-  SwitchWiring(Loop &L, BasicBlock *Preheader, BasicBlock *Exit, AllocaInst *Work, bool Even)
-      : Even(Even), L(L), F(*L.getHeader()->getParent()), Ctx(F.getContext()), M(*F.getParent()),
+  SwitchWiring(Loop &L, BasicBlock *Preheader, BasicBlock *Exit, AllocaInst *Work, bool Overlapped)
+      : Overlapped(Overlapped), L(L), F(*L.getHeader()->getParent()), Ctx(F.getContext()), M(*F.getParent()),
         I64(Type::getInt64Ty(Ctx)), Preheader(Preheader), Exit(Exit), Work(Work) {}
   void wire(Copy &Plain, Copy &Prefetching, LoopInfo &LI);
 
@@ -186,8 +186,8 @@ private:
   /// The work of the iteration that ends here: one, and its inner trips (cleared).
   Value *iterationWork(IRBuilder<> &B, bool Clear);
 
-  /// The prefetching loop only when it measures faster (MEMCORO_SWITCH_EVEN).
-  bool Even;
+  /// The prefetching loop only when it measures clearly faster (MEMCORO_SWITCH_OVERLAPPED).
+  bool Overlapped;
   Loop &L;
   Function &F;
   LLVMContext &Ctx;
@@ -273,8 +273,8 @@ void SwitchWiring::wire(Copy &Plain, Copy &Prefetching, LoopInfo &LI) {
   unsigned Flags = PrefetchSwitchMode == SwitchMode::Plain      ? FlagForcePlain
                    : PrefetchSwitchMode == SwitchMode::Prefetch ? FlagForcePrefetch
                                                                 : 0;
-  if (Even)
-    Flags |= FlagEven;
+  if (Overlapped)
+    Flags |= FlagOverlapped;
 
   // pick: the first window, as decided (no call, no cycle counter) or from
   // the controller.

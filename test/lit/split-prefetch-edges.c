@@ -80,6 +80,27 @@ void pull(const struct graph *g, const float *contrib, float *scores, int64_t n)
   }
 }
 
+// The inner loop's guard in the outer loop's header, which carries the row's
+// start over: the prefetch loop goes there, after the start and end. A
+// 64-bit start that wrapped past the distance would be below its row.
+// IR-LABEL: define {{.*}} @pull64(
+// IR: [[ROW64:%.*]] = phi i64
+// IR: [[AHEAD64:%.*]] = add i64 [[ROW64]], 128
+// IR-NEXT: [[LO64:%.*]] = tail call i64 @llvm.smax.i64(i64 [[AHEAD64]], i64 [[ROW64]])
+// IR: [[ANY64:%.*]] = icmp slt i64 [[LO64]], {{%.*}}
+// IR-NEXT: br i1 [[ANY64]]
+// IR: call void @llvm.prefetch.p0(
+// IR-LABEL: {{^}}}
+void pull64(const int64_t *off, const int32_t *col, const float *x, float *y, long n) {
+#pragma memcoro
+  for (long u = 0; u < n; u++) {
+    float s = 0;
+    for (int64_t k = off[u]; k < off[u + 1]; k++)
+      s += x[col[k]];
+    y[u] = s;
+  }
+}
+
 // The rows do not tile one stream (a row's end is not the next row's start):
 // the elements between them may not be the loop's to read.
 // IR-LABEL: define {{.*}} @ranges(
@@ -115,11 +136,13 @@ void rewrites(const int64_t *rowptr, uint32_t *col, const double *x, double *y, 
 // IR: [[NOUNROLL]] = distinct !{[[NOUNROLL]], [[DISABLE:![0-9]+]]}
 // IR: [[DISABLE]] = !{!"llvm.loop.unroll.disable"}
 
-// REMARK: split-prefetch-edges.c:[[#@LINE-67]]:3: remark: loop turned into a prefetching loop in serial order: the load of 'p[...]' at {{.*}}split-prefetch-edges.c:[[#@LINE-64]]:26 of the inner loop prefetched 128 elements ahead along the stream its rows walk, from the loop's body (the inner loop kept as written); the processor already overlaps the inner loop's independent loads, and the prefetches add what lies beyond its reorder window
-// REMARK: split-prefetch-edges.c:[[#@LINE-68]]:3: remark: loop adapts at run time
-// REMARK: remark: loop turned into a prefetching loop in serial order: the load of 'contrib[...]' at {{.*}}split-prefetch-edges.c:[[#@LINE-42]]:16 of the inner loop prefetched 128 elements ahead
+// REMARK: split-prefetch-edges.c:51:3: remark: loop turned into a prefetching loop in serial order: the load of 'p[...]' at {{.*}}split-prefetch-edges.c:54:26 of the inner loop prefetched 128 elements ahead along the stream its rows walk, from the loop's body (the inner loop kept as written); the processor already overlaps the inner loop's independent loads, and the prefetches add what lies beyond its reorder window
+// REMARK: split-prefetch-edges.c:51:3: remark: loop adapts at run time
+// REMARK: remark: loop turned into a prefetching loop in serial order: the load of 'contrib[...]' at {{.*}}split-prefetch-edges.c:78:16 of the inner loop prefetched 128 elements ahead
+// REMARK: remark: loop turned into a prefetching loop in serial order: the load of 'x[...]'
 // REMARK: remark: marked loop left serial: no access in the loop is worth a suspension
 // REMARK: remark: marked loop left serial: no access in the loop is worth a suspension
+// DIST: prefetched 32 elements ahead
 // DIST: prefetched 32 elements ahead
 // DIST: prefetched 32 elements ahead
 // OFF-NOT: prefetching loop
