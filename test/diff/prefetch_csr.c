@@ -2,18 +2,6 @@
 // cost-model: on
 #include "common.h"
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-// `count` elements of `size` bytes that end where an inaccessible page begins.
-static void *before_guard(size_t count, size_t size) {
-  size_t page = (size_t)sysconf(_SC_PAGESIZE), bytes = count * size;
-  size_t span = (bytes + page - 1) / page * page;
-  char *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (map == MAP_FAILED || mprotect(map + span, page, PROT_NONE) != 0)
-    exit(2);
-  return map + span - bytes;
-}
 
 struct graph {
   int64_t *index;
@@ -29,7 +17,7 @@ int main(int argc, char **argv) {
   // last row's elements just before the guard page.
   int *rowstr = diff_alloc(sizeof *rowstr * ((size_t)n + 1));
   for (int j = 0; j < n; ++j) rowstr[j + 1] = rowstr[j] + (j % 53 == 0 ? 300 : (int)(diff_rand() % 12));
-  int *colidx = before_guard((size_t)rowstr[n], sizeof *colidx);
+  int *colidx = diff_before_guard((size_t)rowstr[n], sizeof *colidx);
   double *a = diff_alloc(sizeof *a * ((size_t)rowstr[n] + 1));
   for (int k = 0; k < rowstr[n]; ++k) colidx[k] = (int)(diff_rand() % V), a[k] = (double)(diff_rand() % 1000) / 7;
   double *p = diff_alloc(sizeof *p * V), *q = diff_alloc(sizeof *q * ((size_t)n + 1));
@@ -52,7 +40,7 @@ int main(int argc, char **argv) {
   struct graph g;
   g.index = diff_alloc(sizeof *g.index * ((size_t)n + 1));
   for (int u = 0; u < n; ++u) g.index[u + 1] = g.index[u] + (u % 41 == 0 ? 200 : (int64_t)(diff_rand() % 9));
-  g.neighs = before_guard((size_t)g.index[n], sizeof *g.neighs);
+  g.neighs = diff_before_guard((size_t)g.index[n], sizeof *g.neighs);
   for (int64_t e = 0; e < g.index[n]; ++e) g.neighs[e] = (int32_t)(diff_rand() % V);
   float *contrib = diff_alloc(sizeof *contrib * V), *scores = diff_alloc(sizeof *scores * ((size_t)n + 1));
   for (int v = 0; v < V; ++v) contrib[v] = (float)(diff_rand() % 1024) / 1024;
