@@ -527,7 +527,9 @@ void memcoro::emitPrefetchEdges(const SplitAnalyses &A, const LoopPlan &Plan, Op
 
 void memcoro::printPrefetchEdges(const EdgePrefetch &E, raw_ostream &OS) {
   OS << "  prefetch across rows, " << E.Elements << " elements ahead, " << (E.Signed ? "signed" : "unsigned")
-     << " row bounds, inner loop " << E.Inner->getHeader()->getName() << "\n";
+     << " row bounds, inner loop ";
+  E.Inner->getHeader()->printAsOperand(OS, /*PrintType=*/false);
+  OS << "\n";
   for (Instruction *Access : E.Accesses)
     OS << "  prefetch:" << *Access << "\n";
 }
