@@ -151,7 +151,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     limitInFlightForNest(Plan, NestTrips);
   emitCostRemarks(Plan, ORE);
   emitProfileRemarks(Plan, ORE);
-  if (!Why && !Plan.PrefetchAhead.empty()) {
+  if (!Why && Plan.prefetchesAhead()) {
     // Not interleaved: the loop stays a loop, and ordinary again (its copy
     // as written too).
     unmarkLoop(L);
@@ -387,7 +387,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
       OS << "left serial (" << Why->Tag << "): " << Why->Text << "\n";
       continue;
     }
-    if (!Plan.PrefetchAhead.empty()) {
+    if (Plan.prefetchesAhead()) {
       OS << "prefetched ahead\n";
       printPrefetchAhead(Plan, OS);
       continue;

@@ -3,7 +3,7 @@
 # The cost model's loops against their serial builds, side by side in one
 # process per loop (costmodel.h says how). Usage, after `make build`:
 #   bench/costmodel/run.sh [repeats]        (default 3; about 1 minute each)
-# Needs about 1.1 GiB of free memory (the 1 GiB tables).
+# Needs about 1.1 GiB of free memory (the 1 GiB tables; edges_pr at 2^24 rows 1 GiB).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$(dirname "$here")")
@@ -27,6 +27,10 @@ build mixed16 mixed -DCM_N=16
 build mixed64 mixed -DCM_N=64
 build histogram histogram
 build pagerank pagerank -ffast-math
+# CSR row walks (edges.c): NPB CG's product, and GAP's pull PageRank sum with
+# float scores and int64 offsets; hand prefetches beside them.
+build edges_cg edges -DEDGES_WEIGHTED
+build edges_pr edges -DOFF=int64_t -DSCORE=float
 
 cpu=$(($(nproc) - 1))
 for r in $(seq "$repeats"); do
@@ -37,4 +41,8 @@ for r in $(seq "$repeats"); do
   taskset -c "$cpu" "$out/mixed64" 1G
   taskset -c "$cpu" "$out/histogram"
   taskset -c "$cpu" "$out/pagerank" 22 3
+  taskset -c "$cpu" "$out/edges_cg" 16 7
+  taskset -c "$cpu" "$out/edges_cg" 23 7
+  taskset -c "$cpu" "$out/edges_pr" 18 16
+  taskset -c "$cpu" "$out/edges_pr" 24 8
 done

@@ -20,6 +20,7 @@ the two builds alternating).
   bench/programs/run.py                 default sizes (about 12 minutes)
   bench/programs/run.py --quick         tiny sizes: verification and remarks only (CI)
   bench/programs/run.py --programs hashjoin,intsort --runs 5
+  bench/programs/run.py --programs pr --args 23   another size
 """
 import argparse
 import os
@@ -107,10 +108,14 @@ def main():
     ap.add_argument("--threads", type=int,
                     help="OMP_NUM_THREADS for the runs (the OpenMP programs' marked loops then run in that many "
                          "threads at once; with --flags=-fopenmp)")
+    ap.add_argument("--args", help="the program's arguments instead of its default size (one program), "
+                    "e.g. --programs pr --args 23")
     ap.add_argument("--require-transformed", action="store_true",
                     help="fail when a marked loop stays serial")
     args = ap.parse_args()
     names = args.programs.split(",") if args.programs else list(PROGRAMS)
+    if args.args is not None and len(names) != 1:
+        sys.exit("error: --args needs exactly one program in --programs")
     unknown = [n for n in names if n not in PROGRAMS]
     if unknown:
         sys.exit(f"error: unknown program(s) {', '.join(unknown)}; known: {', '.join(PROGRAMS)}")
@@ -126,7 +131,7 @@ def main():
             print(f"== {name}: building", flush=True)
             outcomes = build(driver, src, os.path.join(tmp, name), extra)
             build(driver, src, os.path.join(tmp, name + ".serial"), ["-fno-memcoro", *extra])
-            run_args = quick_args if args.quick else default_args
+            run_args = args.args.split() if args.args is not None else quick_args if args.quick else default_args
             best = {"memcoro": None, "serial": None}
             verified = True
             answers = set()

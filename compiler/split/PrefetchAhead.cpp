@@ -11,10 +11,13 @@
 // no coroutine schedule beats an ordered or overlapped loop (issues 11, 15, 17):
 //   - the plan's iterations wait for turns at a first-writer-wins test (bfs's
 //     claim and append): the turn holds every slot behind a long iteration;
-//   - under -memcoro-prefetch-overlapped, the cost model keeps the loop
-//     serial because the core already overlaps an inner loop's independent
-//     loads (a neighbour sum): prefetching ahead fetches beyond its reorder
-//     window, but costs the inner loop its vectorisation (off by default).
+//   - the cost model keeps the loop serial because the core already
+//     overlaps an inner loop's independent loads (a neighbour sum):
+//     prefetching ahead fetches beyond its reorder window. Where the inner
+//     loop's rows tile one stream (CSR), PrefetchEdges.cpp prefetches along
+//     it from the outer body; prefetches inside the inner loop (here) cost
+//     it its vectorisation, and are only made under
+//     -memcoro-prefetch-overlapped.
 // The loop is not interleaved, so nothing of the contract is at stake; what
 // must hold is that the added loads never fault:
 //   - the sequence is read D elements ahead only when that element is at
@@ -69,6 +72,7 @@ static cl::opt<bool> UsePrefetchAhead("memcoro-prefetch-ahead", cl::Hidden, cl::
 // Off by default: on NPB CG (5 nonzeros a row) and GAP's pull PageRank the
 // inner loop's compare, branch and prefetch kept the core from vectorising
 // and overlapping it as before: 0.67x and 0.96x serial (docs/bench.md).
+// PrefetchEdges.cpp prefetches such loops from the outer body instead.
 static cl::opt<bool> PrefetchOverlapped("memcoro-prefetch-overlapped", cl::Hidden, cl::init(false),
                                         cl::desc("Also keep loops whose inner loads the core overlaps in "
                                                  "serial order with prefetches ahead"));
@@ -213,6 +217,16 @@ Value *AheadChain::emit(IRBuilder<> &B, Value *Ahead, Value *V) {
   return resolve(V);
 }
 
+bool memcoro::tripCountKnownAhead(const SplitAnalyses &A, Loop &Level) {
+  if (!Level.getLoopPreheader() || Level.getExitingBlock() != Level.getLoopLatch())
+    return false;
+  const SCEV *BTC = A.SE.getBackedgeTakenCount(&Level);
+  if (isa<SCEVCouldNotCompute>(BTC))
+    return false;
+  SCEVExpander Probe(A.SE, A.DL, "memcoro.ahead");
+  return Probe.isSafeToExpandAt(BTC, Level.getLoopPreheader()->getTerminator());
+}
+
 namespace {
 
 class PrefetchAheadPlanner {
@@ -223,7 +237,6 @@ public:
 private:
   std::optional<Target> targetAt(Instruction &Access, Loop &Level);
   bool isSequenceLoad(LoadInst &Load, Loop &Level) const;
-  bool tripCountKnown(Loop &Level) const;
   bool writtenBeforeRead(LoadInst &Stream, Loop &Level) const;
 
   const SplitAnalyses &A;
@@ -244,20 +257,6 @@ bool PrefetchAheadPlanner::isSequenceLoad(LoadInst &Load, Loop &Level) const {
   auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(A.SE));
   return Step && Step->getAPInt().isStrictlyPositive();
 }
-
-/// Whether the loop's last iteration is known before it starts, through its
-/// only exit, so that a read ahead can be bounded by an element it reads.
-static bool knownTripCount(const SplitAnalyses &A, Loop &Level) {
-  if (!Level.getLoopPreheader() || Level.getExitingBlock() != Level.getLoopLatch())
-    return false;
-  const SCEV *BTC = A.SE.getBackedgeTakenCount(&Level);
-  if (isa<SCEVCouldNotCompute>(BTC))
-    return false;
-  SCEVExpander Probe(A.SE, A.DL, "memcoro.ahead");
-  return Probe.isSafeToExpandAt(BTC, Level.getLoopPreheader()->getTerminator());
-}
-
-bool PrefetchAheadPlanner::tripCountKnown(Loop &Level) const { return knownTripCount(A, Level); }
 
 /// Whether the loop may write an element of the sequence before the iteration
 /// that reads it: alias analysis says some store may write the sequence, and
@@ -307,7 +306,7 @@ std::optional<Target> PrefetchAheadPlanner::targetAt(Instruction &Access, Loop &
     append_range(Work, I->operands());
   }
   for (LoadInst *Stream : Streams) {
-    bool Clamped = tripCountKnown(Level) && A.DT.dominates(Stream->getParent(), Level.getLoopLatch());
+    bool Clamped = tripCountKnownAhead(A, Level) && A.DT.dominates(Stream->getParent(), Level.getLoopLatch());
     bool ValueKnown = Clamped && !writtenBeforeRead(*Stream, Level);
     AheadChain Chain(A, Level, Stream, ValueKnown);
     if (Chain.visit(Ptr))
@@ -391,8 +390,14 @@ bool memcoro::choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const 
   bool HeldByTurn = !Why && Plan.WaitsForTurn && any_of(Plan.Ordered, [](const OrderedPoint &P) {
                       return P.What == OrderedPoint::FirstWriterWins;
                     });
-  bool Overlapped = PrefetchOverlapped && Why && StringRef(Why->Tag) == "NotWorthInterleaving" &&
+  bool Overlapped = Why && StringRef(Why->Tag) == "NotWorthInterleaving" &&
                     any_of(Plan.NotWorth, [](const NotSuspended &N) { return N.What == NotSuspended::OverlappedInnerLoop; });
+  // The prefetches inside the inner loop only when asked for (tests).
+  if (Overlapped && !PrefetchOverlapped && !Plan.BoundEvaluatedOnce && planPrefetchEdges(A, Plan)) {
+    Plan.PrefetchAheadWhy = PrefetchAheadReason::Overlapped;
+    return true;
+  }
+  Overlapped &= PrefetchOverlapped;
   if (!HeldByTurn && !Overlapped)
     return false;
   // Trip counts are read from scalar evolution with the IR as it will stay;
@@ -505,13 +510,15 @@ static SmallVector<AheadPrefetch, 4> versionInnerBounds(const SplitAnalyses &A, 
       continue;
     Versioned.insert(&Level);
     P.ClampedToTripCount =
-        knownTripCount(A, Level) && A.DT.dominates(P.Stream->getParent(), Level.getLoopLatch());
+        tripCountKnownAhead(A, Level) && A.DT.dominates(P.Stream->getParent(), Level.getLoopLatch());
   }
   return Prefetches;
 }
 
 void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, OptimizationRemarkEmitter &ORE) {
   ++NumPrefetchAheadLoops;
+  if (Plan.Edges)
+    return emitPrefetchEdges(A, Plan, ORE);
   SmallVector<AheadPrefetch, 4> Prefetches = versionInnerBounds(A, Plan, ORE);
   // One read ahead per sequence and distance, shared by its prefetches,
   // which follow it in plan order; without a known trip count, all of them
@@ -580,6 +587,8 @@ void memcoro::printPrefetchAhead(const LoopPlan &Plan, raw_ostream &OS) {
      << (Plan.PrefetchAheadWhy == PrefetchAheadReason::Turns ? "instead of waiting for turns"
                                                              : "its inner loads overlapped by the core")
      << "\n";
+  if (Plan.Edges)
+    printPrefetchEdges(*Plan.Edges, OS);
   for (const AheadPrefetch &P : Plan.PrefetchAhead)
     OS << "  prefetch ahead, " << P.Distance << " iterations, " << P.Loads << " load" << (P.Loads == 1 ? "" : "s")
        << " ahead, " << (P.ClampedToTripCount ? "up to the last iteration" : "within the page")

@@ -22,6 +22,8 @@
 //                           SchedulerCodeGen
 //   split/PrefetchAhead.cpp the loop kept in serial order, its misses
 //                           prefetched ahead instead of interleaved
+//   split/PrefetchEdges.cpp the same for an overlapped inner loop: its
+//                           element stream prefetched ahead across rows
 //   split/SplitCheck.cpp    -memcoro-check: every access reported to the
 //                           checking runtime with its iteration
 //
@@ -228,6 +230,24 @@ struct AheadPrefetch {
 /// Why the planner kept a loop in serial order with prefetches ahead.
 enum class PrefetchAheadReason { Turns, Overlapped };
 
+/// An inner loop whose rows [Start, End) tile one stream (CSR rows), its
+/// remote accesses prefetched Elements ahead along the stream, from the
+/// marked loop's body (PrefetchEdges.cpp).
+struct EdgePrefetch {
+  llvm::Loop *Inner = nullptr;
+  /// The inner loop's induction variable, its value on entry and its bound.
+  llvm::PHINode *IV = nullptr;
+  llvm::Value *Start = nullptr, *End = nullptr;
+  /// The sequence load of the marked loop End is computed from.
+  llvm::LoadInst *EndLoad = nullptr;
+  /// The block the inner loop is entered from, in every iteration whose row is not empty.
+  llvm::BasicBlock *At = nullptr;
+  llvm::SmallVector<llvm::Instruction *, 2> Accesses;
+  /// The inner loop's exit test compares signed.
+  bool Signed = false;
+  unsigned Elements = 0;
+};
+
 /// Why a marked loop stays serial: what its missed remark says, and where.
 struct SerialReason {
   const char *Tag;
@@ -349,6 +369,9 @@ struct LoopPlan {
   /// ahead (PrefetchAhead.cpp); the rest of the plan is not carried out.
   llvm::SmallVector<AheadPrefetch, 2> PrefetchAhead;
   PrefetchAheadReason PrefetchAheadWhy = PrefetchAheadReason::Turns;
+  /// Or an inner loop's stream prefetched across rows (PrefetchEdges.cpp).
+  std::optional<EdgePrefetch> Edges;
+  bool prefetchesAhead() const { return !PrefetchAhead.empty() || Edges; }
   /// -memcoro-scavenge: nanoseconds a suspension with no other iteration to
   /// run hands to the thread's scavengers (ScavengeScheduler.cpp); 0: none.
   unsigned ScavengeNs = 0;
@@ -465,6 +488,14 @@ bool versionGuardedBound(const SplitAnalyses &A, llvm::Loop &Inner, llvm::Optimi
 void emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
 /// The prefetches, for print<memcoro-plan>.
 void printPrefetchAhead(const LoopPlan &Plan, llvm::raw_ostream &OS);
+/// Whether the loop's last iteration is known before it starts, through its
+/// only exit (PrefetchAhead.cpp).
+bool tripCountKnownAhead(const SplitAnalyses &A, llvm::Loop &Level);
+/// PrefetchEdges.cpp: whether an inner loop the core overlaps walks rows of
+/// one stream that can be prefetched ahead across rows; if so, fills Plan.Edges.
+bool planPrefetchEdges(const SplitAnalyses &A, LoopPlan &Plan);
+void emitPrefetchEdges(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
+void printPrefetchEdges(const EdgePrefetch &E, llvm::raw_ostream &OS);
 /// PrefetchSwitch.cpp: emitPrefetchAhead, and under run-time adaptation
 /// (\p Adapting) a copy of the loop as written beside it, the two switched
 /// between windows of iterations by the measured cycles.

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #ifndef N
 #define N 4
@@ -50,6 +52,17 @@ static inline void *diff_alloc(size_t bytes) {
     exit(1);
   }
   return p;
+}
+
+/* `count` elements of `size` bytes that end where an inaccessible page
+ * begins: a read past them faults (the prefetching loops' reads ahead). */
+static inline void *diff_before_guard(size_t count, size_t size) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), bytes = count * size;
+  size_t span = (bytes + page - 1) / page * page;
+  char *map = (char *)mmap(NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED || mprotect(map + span, page, PROT_NONE) != 0)
+    exit(2);
+  return map + span - bytes;
 }
 
 static inline uint64_t diff_hash_u64(const uint64_t *v, size_t n) {

@@ -1,18 +1,6 @@
 // prefetch_bfs: one top-down BFS level as users write it (first writer wins, append), judged by the cost model: kept in serial order with prefetches ahead; the edge and frontier arrays end at a page no one may read, so a read ahead past them faults.
 // cost-model: on
 #include "common.h"
-#include <sys/mman.h>
-#include <unistd.h>
-
-// `count` elements of `size` bytes that end where an inaccessible page begins.
-static void *before_guard(size_t count, size_t size) {
-  size_t page = (size_t)sysconf(_SC_PAGESIZE), bytes = count * size;
-  size_t span = (bytes + page - 1) / page * page;
-  char *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (map == MAP_FAILED || mprotect(map + span, page, PROT_NONE) != 0)
-    exit(2);
-  return map + span - bytes;
-}
 
 int main(int argc, char **argv) {
   int n = diff_trips(argc, argv);
@@ -23,11 +11,11 @@ int main(int argc, char **argv) {
   uint64_t *offsets = diff_alloc(sizeof *offsets * (V + 1));
   // Degrees 0-11, and a few hubs longer than any distance ahead.
   for (int v = 0; v < V; ++v) offsets[v + 1] = offsets[v] + (v % 97 == 0 ? 300 : diff_rand() % 12);
-  uint32_t *adj = before_guard(offsets[V], sizeof *adj);
+  uint32_t *adj = diff_before_guard(offsets[V], sizeof *adj);
   for (uint64_t e = 0; e < offsets[V]; ++e) adj[e] = diff_rand() % V;
   int64_t *parent = diff_alloc(sizeof *parent * V);
   for (int v = 0; v < V; ++v) parent[v] = -1;
-  uint32_t *frontier = before_guard((size_t)n + 1, sizeof *frontier);
+  uint32_t *frontier = diff_before_guard((size_t)n + 1, sizeof *frontier);
   // The last vertex owns the edges just before the guard page.
   for (int i = 0; i <= n; ++i) frontier[i] = i == n - 1 ? V - 1 : diff_rand() % V;
   uint32_t *next = diff_alloc(sizeof *next * (offsets[V] + 1));

@@ -17,8 +17,9 @@ void neighbour_sum(float *out, const float *contrib, const int64_t *index, const
     out[u] = total;
   }
 }
-// CHECK: split-overlap-window.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: no access in the loop is worth a suspension: {{.*}}an independent load of an inner loop
-// WIDE: split-overlap-window.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: no access in the loop is worth a suspension
+// Not suspended; its rows tile one stream, prefetched across rows instead (split/PrefetchEdges.cpp).
+// CHECK: split-overlap-window.c:{{[0-9]+}}:{{[0-9]+}}: remark: loop turned into a prefetching loop in serial order: {{.*}}the processor already overlaps the inner loop's independent loads
+// WIDE: split-overlap-window.c:{{[0-9]+}}:{{[0-9]+}}: remark: loop turned into a prefetching loop in serial order
 
 static inline uint64_t mix(uint64_t key, uint64_t seed) {
   key ^= seed;

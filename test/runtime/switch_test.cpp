@@ -100,6 +100,18 @@ TEST(Switch, WindowsSwitchWithinAnExecution) {
   EXPECT_GT(t.units[1], t.units[0]);
 }
 
+TEST(Switch, OverlappedLoopsKeepTheLoopAsWrittenUnlessClearlySlower) {
+  // CSR rows in the cache: the prefetch loop costs a quarter more, which a
+  // bfs-like loop keeps; a loop whose inner loads the core overlaps has no
+  // phase that wins it back. Nor is 5% faster enough to leave it.
+  Tally kept = simulate(MEMCORO_SWITCH_OVERLAPPED, 100000, 40, [](int copy, uint64_t) { return copy ? 125 : 100; });
+  EXPECT_GT(kept.units[0], 20 * kept.units[1]);
+  Tally noise = simulate(MEMCORO_SWITCH_OVERLAPPED, 100000, 40, [](int copy, uint64_t) { return copy ? 95 : 100; });
+  EXPECT_GT(noise.units[0], 20 * noise.units[1]);
+  Tally far = simulate(MEMCORO_SWITCH_OVERLAPPED, 100000, 40, [](int copy, uint64_t) { return copy ? 75 : 100; });
+  EXPECT_GT(far.units[1], 20 * far.units[0]);
+}
+
 TEST(Switch, ForcedDecisionsHoldAfterTheMeasurements) {
   Tally plain = simulate(MEMCORO_SWITCH_FORCE_PLAIN, 100000, 40, [](int copy, uint64_t) { return copy ? 50 : 150; });
   EXPECT_GT(plain.units[0], 10 * plain.units[1]);
