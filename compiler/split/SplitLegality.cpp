@@ -165,19 +165,33 @@ std::optional<SerialReason> SplitLegality::checkTripCount() {
 /// Collects, operands first, the instructions of the loop that compute \p V
 /// from loads of loop-invariant addresses and loop invariants: a bound such
 /// as g.num_nodes() or queue.end() that a store in the body may alias, or the
-/// upper bound of an OpenMP chunk in its stack slot.
-static bool boundFromMemory(Value *V, const Loop &L, SmallVectorImpl<Instruction *> &Chain) {
+/// upper bound of an OpenMP chunk in its stack slot. A part GVN re-reads
+/// after a write that may alias it (ReloadedBound.cpp: `queue.end()` after an
+/// atomic add to the queue's counter) is a leaf in \p Reloaded, with the
+/// value it enters the loop with and one of its reloads.
+static bool boundFromMemory(Value *V, const Loop &L, const DataLayout &DL, SmallVectorImpl<Instruction *> &Chain,
+                            SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> &Reloaded) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I || !L.contains(I))
     return true;
   if (is_contained(Chain, I))
     return true;
+  if (auto *Phi = dyn_cast<PHINode>(I)) {
+    if (Reloaded.count(Phi))
+      return true;
+    LoadInst *Reload = nullptr;
+    Value *Entering = boundEnteringLoop(L, Phi, DL, &Reload);
+    if (!Entering)
+      return false;
+    Reloaded[Phi] = {Entering, Reload};
+    return true;
+  }
   if (auto *Load = dyn_cast<LoadInst>(I)) {
     if (!Load->isSimple() || !L.isLoopInvariant(Load->getPointerOperand()))
       return false;
   } else if (isa<CastInst>(I) || isa<BinaryOperator>(I) || isa<GetElementPtrInst>(I)) {
     for (Value *Op : I->operands())
-      if (!boundFromMemory(Op, L, Chain))
+      if (!boundFromMemory(Op, L, DL, Chain, Reloaded))
         return false;
   } else {
     return false;
@@ -191,6 +205,33 @@ static bool boundFromMemory(Value *V, const Loop &L, SmallVectorImpl<Instruction
 /// loop, as OpenMP evaluates the bound of a loop in canonical form. The
 /// computation is copied into the preheader and the test uses the copy;
 /// revert() undoes it if the loop stays serial.
+/// Code after the loop that reads a reloaded part of the bound (GAP's flush
+/// after the frontier loop reads `sq.shared` again) reads it from memory
+/// there, as the serial loop's last reload would have: the value the loop
+/// entered with may be stale. False when such a use is not after the exit.
+bool SplitLegality::reloadAfterLoop(const SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> &Reloaded) {
+  SmallVector<std::pair<Use *, LoadInst *>, 4> Outside;
+  for (auto &[Phi, EnteringAndReload] : Reloaded)
+    for (PHINode *P : phiWeb(L, Phi))
+      for (Use &U : P->uses())
+        if (auto *User = cast<Instruction>(U.getUser()); !L.contains(User)) {
+          if (!Plan.Exit || !A.DT.dominates(Plan.Exit, User->getParent())) {
+            LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded bound is used off the loop's exit by" << *User << "\n");
+            return false;
+          }
+          Outside.push_back({&U, EnteringAndReload.second});
+        }
+  for (auto &[U, Reload] : Outside) {
+    auto *Fresh = cast<LoadInst>(Reload->clone());
+    Fresh->insertBefore(Plan.Exit->getFirstInsertionPt());
+    Fresh->setName(Reload->getName() + ".after");
+    BoundCopies.push_back(Fresh);
+    BoundUses.push_back({U, U->get()});
+    U->set(Fresh);
+  }
+  return true;
+}
+
 bool SplitLegality::evaluateBoundOnce() {
   auto *Br = dyn_cast<BranchInst>(Plan.Latch->getTerminator());
   auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
@@ -230,9 +271,13 @@ bool SplitLegality::evaluateBoundOnce() {
           }
       continue;
     }
-    if (L.isLoopInvariant(Bound) || !boundFromMemory(Bound, L, Chain) || Chain.empty())
+    SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> Reloaded;
+    if (L.isLoopInvariant(Bound) || !boundFromMemory(Bound, L, A.DL, Chain, Reloaded) || Chain.empty() ||
+        !reloadAfterLoop(Reloaded))
       continue;
     ValueToValueMapTy Copies;
+    for (auto &[Phi, EnteringAndReload] : Reloaded)
+      Copies[Phi] = EnteringAndReload.first;
     for (Instruction *I : Chain) {
       Instruction *Copy = I->clone();
       Copy->insertBefore(Before);
