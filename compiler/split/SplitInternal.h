@@ -381,7 +381,8 @@ private:
   std::optional<SerialReason> checkExits();
   std::optional<SerialReason> checkTripCount();
   bool evaluateBoundOnce();
-  bool reloadAfterLoop(const llvm::SmallDenseMap<llvm::PHINode *, std::pair<llvm::Value *, llvm::LoadInst *>, 2> &Reloaded);
+  bool reloadWhereRead(const llvm::SmallDenseMap<llvm::PHINode *, std::pair<llvm::Value *, llvm::LoadInst *>, 2> &Reloaded,
+                       llvm::ArrayRef<llvm::Instruction *> Chain);
   std::optional<SerialReason> classifyHeaderPhis();
   bool recogniseReduction(llvm::PHINode *Phi, Reduction &R);
   bool openmpPermitsReassociation(unsigned Op) const;

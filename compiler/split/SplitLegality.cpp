@@ -206,28 +206,59 @@ static bool boundFromMemory(Value *V, const Loop &L, const DataLayout &DL, Small
 /// computation is copied into the preheader and the test uses the copy;
 /// revert() undoes it if the loop stays serial.
 /// Code after the loop that reads a reloaded part of the bound (GAP's flush
-/// after the frontier loop reads `sq.shared` again) reads it from memory
-/// there, as the serial loop's last reload would have: the value the loop
-/// entered with may be stale. False when such a use is not after the exit.
-bool SplitLegality::reloadAfterLoop(const SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> &Reloaded) {
-  SmallVector<std::pair<Use *, LoadInst *>, 4> Outside;
-  for (auto &[Phi, EnteringAndReload] : Reloaded)
-    for (PHINode *P : phiWeb(L, Phi))
-      for (Use &U : P->uses())
-        if (auto *User = cast<Instruction>(U.getUser()); !L.contains(User)) {
-          if (!Plan.Exit || !A.DT.dominates(Plan.Exit, User->getParent())) {
-            LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded bound is used off the loop's exit by" << *User << "\n");
-            return false;
-          }
-          Outside.push_back({&U, EnteringAndReload.second});
+/// after the frontier loop reads `sq.shared`) reads it from memory at the
+/// exit, as GVN's value stood for: the value the loop entered with may be
+/// stale. False when the part is also read in the loop, or after it other
+/// than at the exit.
+bool SplitLegality::reloadWhereRead(const SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> &Reloaded,
+                                    ArrayRef<Instruction *> Chain) {
+  // Each use, and where it reads memory instead (or, for an LCSSA phi whose
+  // own uses read memory, the value entering the loop: the phi is dead).
+  SmallVector<std::tuple<Use *, LoadInst *, Instruction *, Value *>, 4> Reads;
+  SmallPtrSet<PHINode *, 8> Seen;
+  for (auto &[Phi, EnteringAndReload] : Reloaded) {
+    auto [Entering, Reload] = EnteringAndReload;
+    SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
+    // Two phis of one web (the header's and the latch's) are one value.
+    if (!Seen.insert(Phi).second)
+      continue;
+    Seen.insert(Web.begin(), Web.end());
+    for (PHINode *P : Web)
+      for (Use &U : P->uses()) {
+        auto *User = cast<Instruction>(U.getUser());
+        if (is_contained(Chain, User) || (isa<PHINode>(User) && is_contained(Web, cast<PHINode>(User))))
+          continue;
+        // Read in the loop by more than the bound: a value carried from one
+        // iteration to the next, which legality explains.
+        if (L.contains(User)) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded bound is also read in the loop by" << *User << "\n");
+          return false;
         }
-  for (auto &[U, Reload] : Outside) {
-    auto *Fresh = cast<LoadInst>(Reload->clone());
-    Fresh->insertBefore(Plan.Exit->getFirstInsertionPt());
-    Fresh->setName(Reload->getName() + ".after");
-    BoundCopies.push_back(Fresh);
+        if (!Plan.Exit || !A.DT.dominates(Plan.Exit, User->getParent())) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded bound is used off the loop's exit by" << *User << "\n");
+          return false;
+        }
+        Instruction *AtExit = &*Plan.Exit->getFirstInsertionPt();
+        auto *Lcssa = dyn_cast<PHINode>(User);
+        if (!Lcssa || Lcssa->getParent() != Plan.Exit) {
+          Reads.push_back({&U, Reload, AtExit, nullptr});
+          continue;
+        }
+        for (Use &LcssaUse : Lcssa->uses())
+          Reads.push_back({&LcssaUse, Reload, AtExit, nullptr});
+        Reads.push_back({&U, nullptr, nullptr, Entering});
+      }
+  }
+  for (auto &[U, Reload, At, Instead] : Reads) {
+    if (!Instead) {
+      auto *Fresh = cast<LoadInst>(Reload->clone());
+      Fresh->insertBefore(At);
+      Fresh->setName(Reload->getName() + ".read");
+      BoundCopies.push_back(Fresh);
+      Instead = Fresh;
+    }
     BoundUses.push_back({U, U->get()});
-    U->set(Fresh);
+    U->set(Instead);
   }
   return true;
 }
@@ -272,8 +303,9 @@ bool SplitLegality::evaluateBoundOnce() {
       continue;
     }
     SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> Reloaded;
-    if (L.isLoopInvariant(Bound) || !boundFromMemory(Bound, L, A.DL, Chain, Reloaded) || Chain.empty() ||
-        !reloadAfterLoop(Reloaded))
+    if (L.isLoopInvariant(Bound) || !boundFromMemory(Bound, L, A.DL, Chain, Reloaded) || Chain.empty())
+      continue;
+    if (!reloadWhereRead(Reloaded, Chain))
       continue;
     ValueToValueMapTy Copies;
     for (auto &[Phi, EnteringAndReload] : Reloaded)
@@ -306,7 +338,8 @@ bool SplitLegality::evaluateBoundOnce() {
 void SplitLegality::revert() {
   if (BoundUses.empty())
     return;
-  for (auto &[Use, Original] : BoundUses)
+  // Last change first: a use changed twice gets its first value back.
+  for (auto &[Use, Original] : reverse(BoundUses))
     Use->set(Original);
   for (Instruction *Copy : reverse(BoundCopies))
     Copy->eraseFromParent();
