@@ -1,51 +1,6 @@
-// queue_atomic_flush: GAP's top-down BFS step as GAP writes it: the frontier walked with an iterator up to the queue's member end, appends through a thread's QueueBuffer whose flush claims its slice of the shared queue with an atomic add. The atomic makes the compiler re-read queue.end() in the loop; its bound is evaluated once, as OpenMP does, the flush runs in place and the appends in iteration order (issue 17, items 1, 8, 11). A tiny buffer flushes often. The claim is a first-writer-wins test, not GAP's compare-and-swap, so that the queue and the parents equal the serial loop's exactly (docs/compiler.md, "what the serial answer is for GAP's BFS step").
+// queue_atomic_flush: GAP's top-down BFS step as GAP writes it, with the suite's GAP SlidingQueue and QueueBuffer (bench/programs/graph.h): the frontier walked with an iterator up to the queue's member end, appends through a thread's QueueBuffer whose flush claims its slice of the shared queue with an atomic add. The atomic makes the compiler re-read queue.end() in the loop; its bound is evaluated once, as OpenMP does, the flush runs in place and the appends in iteration order (issue 17, items 1, 8, 11). A tiny buffer flushes often. The claim is a first-writer-wins test, not GAP's compare-and-swap, so that the queue and the parents equal the serial loop's exactly (docs/compiler.md, "what the serial answer is for GAP's BFS step").
 #include "common.h"
-#include <algorithm>
-#include <cstdint>
-#include <vector>
-template <typename T> class QueueBuffer;
-template <typename T> class SlidingQueue {
-public:
-  explicit SlidingQueue(size_t n) : shared(new T[n]) {}
-  ~SlidingQueue() { delete[] shared; }
-  void push_back(T v) { shared[shared_in++] = v; }
-  bool empty() const { return shared_out_start == shared_out_end; }
-  void slide_window() {
-    shared_out_start = shared_out_end;
-    shared_out_end = shared_in;
-  }
-  typedef T *iterator;
-  iterator begin() const { return shared + shared_out_start; }
-  iterator end() const { return shared + shared_out_end; }
-
-private:
-  friend class QueueBuffer<T>;
-  T *shared;
-  size_t shared_in = 0, shared_out_start = 0, shared_out_end = 0;
-};
-template <typename T> class QueueBuffer {
-public:
-  explicit QueueBuffer(SlidingQueue<T> &master, size_t given_size) : in(0), local_size(given_size), sq(master), local_queue(new T[given_size]) {}
-  ~QueueBuffer() { delete[] local_queue; }
-  void push_back(T to_add) {
-    if (in == local_size)
-      flush();
-    local_queue[in++] = to_add;
-  }
-  void flush() {
-    T *shared_queue = sq.shared;
-    size_t copy_start = __sync_fetch_and_add(&sq.shared_in, in);
-    std::copy(local_queue, local_queue + in, shared_queue + copy_start);
-    in = 0;
-  }
-
-private:
-  size_t in;
-  size_t local_size;
-  SlidingQueue<T> &sq;
-  T *local_queue;
-};
-enum { V = 1 << 13 };
+#include "../../bench/programs/graph.h"
 static int64_t TDStep(const std::vector<int32_t> &start, const std::vector<int32_t> &adj, std::vector<int32_t> &parent, SlidingQueue<int32_t> &queue) {
   int64_t scout_count = 0;
   QueueBuffer<int32_t> lqueue(queue, 5);
@@ -65,6 +20,7 @@ static int64_t TDStep(const std::vector<int32_t> &start, const std::vector<int32
   lqueue.flush();
   return scout_count;
 }
+enum { V = 1 << 13 };
 int main(int argc, char **argv) {
   int n = diff_trips(argc, argv);
   // A graph in CSR form, out-degrees 0 to 3.
