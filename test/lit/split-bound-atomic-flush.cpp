@@ -1,4 +1,4 @@
-// Tests GAP's frontier loop with GAP's QueueBuffer, whose flush (inlined into
+// Tests GAP's frontier loop with GAP's QueueBuffer (the suite's, bench/programs/graph.h), whose flush (inlined into
 // the loop on the rare path where the buffer is full) claims its slice of the
 // shared queue with an atomic add. After the atomic the compiler reads both
 // parts of queue.end() (the array and the window's end) again, through phis;
@@ -6,39 +6,11 @@
 // after the loop reads the array from memory at the loop's exit.
 // RUN: %memcoro-cxx -fno-memcoro-adapt -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %memcoro-cxx -fno-memcoro-adapt -O2 -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s
-#include <algorithm>
-#include <cstddef>
-#include <cstdint>
+#include "../../bench/programs/graph.h"
 
-template <typename T> struct SlidingQueue {
-  T *shared;
-  size_t shared_in, shared_out_start, shared_out_end;
-  T *begin() const { return shared + shared_out_start; }
-  T *end() const { return shared + shared_out_end; }
-};
-
-template <typename T> struct QueueBuffer {
-  size_t in = 0;
-  size_t local_size;
-  SlidingQueue<T> &sq;
-  T *local_queue;
-  void push_back(T to_add) {
-    if (in == local_size)
-      flush();
-    local_queue[in++] = to_add;
-  }
-  void flush() {
-    T *shared_queue = sq.shared;
-    size_t copy_start = __sync_fetch_and_add(&sq.shared_in, in);
-    std::copy(local_queue, local_queue + in, shared_queue + copy_start);
-    in = 0;
-  }
-};
-
-int64_t step(const int64_t *offsets, const int32_t *adj, int32_t *parent, SlidingQueue<int32_t> &queue,
-             int32_t *local) {
+int64_t step(const int64_t *offsets, const int32_t *adj, int32_t *parent, SlidingQueue<int32_t> &queue) {
   int64_t scouts = 0;
-  QueueBuffer<int32_t> lqueue{0, 1024, queue, local};
+  QueueBuffer<int32_t> lqueue(queue);
 #pragma memcoro parallel(8)
   for (auto q_iter = queue.begin(); q_iter < queue.end(); q_iter++) {
     int32_t u = *q_iter;
@@ -57,7 +29,7 @@ int64_t step(const int64_t *offsets, const int32_t *adj, int32_t *parent, Slidin
 // REMARK: split-bound-atomic-flush.cpp:[[@LINE-14]]:3: remark: loop turned into 8 interleaved coroutines: {{.*}}; its bound, read through memory, evaluated once before the loop, as OpenMP does
 // REMARK-NOT: left serial
 // The flush after the loop reads the queue's array at the exit, then claims its slice:
-// CHECK-LABEL: define {{.*}} @_Z4stepPKlPKiPiR12SlidingQueueIiES3_(
+// CHECK-LABEL: define {{.*}} @_Z4stepPKlPKiPiR12SlidingQueueIiE(
 // CHECK:       [[ARRAY:%.*\.read]] = load ptr, ptr %queue
 // CHECK:       [[START:%.*]] = atomicrmw add ptr %shared_in
 // CHECK:       getelementptr inbounds i32, ptr [[ARRAY]], i64 [[START]]
