@@ -103,9 +103,12 @@ public:
       flush();
     local_queue[in++] = to_add;
   }
+  // As GAP's: threads flush into the shared queue concurrently, each
+  // claiming its slice with one atomic add.
   void flush() {
-    std::copy(local_queue, local_queue + in, sq.shared + sq.shared_in);
-    sq.shared_in += in;
+    T *shared_queue = sq.shared;
+    size_t copy_start = __sync_fetch_and_add(&sq.shared_in, in);
+    std::copy(local_queue, local_queue + in, shared_queue + copy_start);
     in = 0;
   }
 

@@ -28,15 +28,21 @@ using namespace memcoro;
 
 #define DEBUG_TYPE "memcoro-split"
 
+/// Whether \p U computes only what nothing reads: the exit test's old bound
+/// (a cast, or `sq.shared + sq.shared_out_end`) once the test reads its copy.
+static bool computesNothingRead(const User *U, unsigned Depth = 0) {
+  auto *I = dyn_cast<Instruction>(U);
+  if (!I || isa<PHINode>(I) || I->mayHaveSideEffects() || Depth > 4)
+    return false;
+  return all_of(I->users(), [&](const User *V) { return computesNothingRead(V, Depth + 1); });
+}
+
 bool memcoro::isDeadPhiWeb(const Loop &L, PHINode *Phi) {
   SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
   return all_of(Web, [&](PHINode *P) {
     return all_of(P->users(), [&](User *U) {
-      // A cast the exit test no longer reads is as dead as the web.
-      if (auto *Cast = dyn_cast<CastInst>(U))
-        return Cast->use_empty();
       auto *UP = dyn_cast<PHINode>(U);
-      return UP && is_contained(Web, UP);
+      return (UP && is_contained(Web, UP)) || computesNothingRead(U);
     });
   });
 }
@@ -74,7 +80,7 @@ static bool storedLastBeforeLoop(const Loop &L, Value *V, Value *Place, const Da
   return false;
 }
 
-Value *memcoro::boundEnteringLoop(const Loop &L, Value *Bound, const DataLayout &DL) {
+Value *memcoro::boundEnteringLoop(const Loop &L, Value *Bound, const DataLayout &DL, LoadInst **Reload) {
   auto *Phi = dyn_cast<PHINode>(Bound);
   BasicBlock *Preheader = L.getLoopPreheader();
   if (!Phi || !L.contains(Phi) || !Preheader)
@@ -97,6 +103,8 @@ Value *memcoro::boundEnteringLoop(const Loop &L, Value *Bound, const DataLayout 
           (Place && byteDistance(Place, Load->getPointerOperand(), DL) != 0))
         return nullptr;
       Place = Load->getPointerOperand();
+      if (Reload)
+        *Reload = Load;
     }
   if (!Place || !Entering)
     return nullptr;

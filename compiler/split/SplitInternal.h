@@ -410,6 +410,8 @@ private:
   std::optional<SerialReason> checkExits();
   std::optional<SerialReason> checkTripCount();
   bool evaluateBoundOnce();
+  bool reloadWhereRead(const llvm::SmallDenseMap<llvm::PHINode *, std::pair<llvm::Value *, llvm::LoadInst *>, 2> &Reloaded,
+                       llvm::ArrayRef<llvm::Instruction *> Chain);
   std::optional<SerialReason> classifyHeaderPhis();
   bool recogniseReduction(llvm::PHINode *Phi, Reduction &R);
   bool openmpPermitsReassociation(unsigned Op) const;
@@ -622,8 +624,10 @@ bool isDeadPhiWeb(const llvm::Loop &L, llvm::PHINode *Phi);
 void dropDeadPhiWebs(llvm::Loop &L);
 /// When \p Bound, an operand of the exit test, merges reloads of one
 /// loop-invariant place (the bound re-read after a write that may alias it),
-/// the value it enters the loop with; null otherwise.
-llvm::Value *boundEnteringLoop(const llvm::Loop &L, llvm::Value *Bound, const llvm::DataLayout &DL);
+/// the value it enters the loop with; null otherwise. \p Reload, if given,
+/// receives one of the reloads.
+llvm::Value *boundEnteringLoop(const llvm::Loop &L, llvm::Value *Bound, const llvm::DataLayout &DL,
+                               llvm::LoadInst **Reload = nullptr);
 /// Whether \p I runs after the first read of such a counter, in iteration
 /// order (a buffer's flush call runs in place there).
 bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, const llvm::Instruction *I);

@@ -165,19 +165,33 @@ std::optional<SerialReason> SplitLegality::checkTripCount() {
 /// Collects, operands first, the instructions of the loop that compute \p V
 /// from loads of loop-invariant addresses and loop invariants: a bound such
 /// as g.num_nodes() or queue.end() that a store in the body may alias, or the
-/// upper bound of an OpenMP chunk in its stack slot.
-static bool boundFromMemory(Value *V, const Loop &L, SmallVectorImpl<Instruction *> &Chain) {
+/// upper bound of an OpenMP chunk in its stack slot. A part GVN re-reads
+/// after a write that may alias it (ReloadedBound.cpp: `queue.end()` after an
+/// atomic add to the queue's counter) is a leaf in \p Reloaded, with the
+/// value it enters the loop with and one of its reloads.
+static bool boundFromMemory(Value *V, const Loop &L, const DataLayout &DL, SmallVectorImpl<Instruction *> &Chain,
+                            SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> &Reloaded) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I || !L.contains(I))
     return true;
   if (is_contained(Chain, I))
     return true;
+  if (auto *Phi = dyn_cast<PHINode>(I)) {
+    if (Reloaded.count(Phi))
+      return true;
+    LoadInst *Reload = nullptr;
+    Value *Entering = boundEnteringLoop(L, Phi, DL, &Reload);
+    if (!Entering)
+      return false;
+    Reloaded[Phi] = {Entering, Reload};
+    return true;
+  }
   if (auto *Load = dyn_cast<LoadInst>(I)) {
     if (!Load->isSimple() || !L.isLoopInvariant(Load->getPointerOperand()))
       return false;
   } else if (isa<CastInst>(I) || isa<BinaryOperator>(I) || isa<GetElementPtrInst>(I)) {
     for (Value *Op : I->operands())
-      if (!boundFromMemory(Op, L, Chain))
+      if (!boundFromMemory(Op, L, DL, Chain, Reloaded))
         return false;
   } else {
     return false;
@@ -191,6 +205,64 @@ static bool boundFromMemory(Value *V, const Loop &L, SmallVectorImpl<Instruction
 /// loop, as OpenMP evaluates the bound of a loop in canonical form. The
 /// computation is copied into the preheader and the test uses the copy;
 /// revert() undoes it if the loop stays serial.
+/// Code after the loop that reads a reloaded part of the bound (GAP's flush
+/// after the frontier loop reads `sq.shared`) reads it from memory at the
+/// exit, as GVN's value stood for: the value the loop entered with may be
+/// stale. False when the part is also read in the loop, or after it other
+/// than at the exit.
+bool SplitLegality::reloadWhereRead(const SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> &Reloaded,
+                                    ArrayRef<Instruction *> Chain) {
+  // Each use, and where it reads memory instead (or, for an LCSSA phi whose
+  // own uses read memory, the value entering the loop: the phi is dead).
+  SmallVector<std::tuple<Use *, LoadInst *, Instruction *, Value *>, 4> Reads;
+  SmallPtrSet<PHINode *, 8> Seen;
+  for (auto &[Phi, EnteringAndReload] : Reloaded) {
+    auto [Entering, Reload] = EnteringAndReload;
+    SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
+    // Two phis of one web (the header's and the latch's) are one value.
+    if (!Seen.insert(Phi).second)
+      continue;
+    Seen.insert(Web.begin(), Web.end());
+    for (PHINode *P : Web)
+      for (Use &U : P->uses()) {
+        auto *User = cast<Instruction>(U.getUser());
+        if (is_contained(Chain, User) || (isa<PHINode>(User) && is_contained(Web, cast<PHINode>(User))))
+          continue;
+        // Read in the loop by more than the bound: a value carried from one
+        // iteration to the next, which legality explains.
+        if (L.contains(User)) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded bound is also read in the loop by" << *User << "\n");
+          return false;
+        }
+        if (!Plan.Exit || !A.DT.dominates(Plan.Exit, User->getParent())) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded bound is used off the loop's exit by" << *User << "\n");
+          return false;
+        }
+        Instruction *AtExit = &*Plan.Exit->getFirstInsertionPt();
+        auto *Lcssa = dyn_cast<PHINode>(User);
+        if (!Lcssa || Lcssa->getParent() != Plan.Exit) {
+          Reads.push_back({&U, Reload, AtExit, nullptr});
+          continue;
+        }
+        for (Use &LcssaUse : Lcssa->uses())
+          Reads.push_back({&LcssaUse, Reload, AtExit, nullptr});
+        Reads.push_back({&U, nullptr, nullptr, Entering});
+      }
+  }
+  for (auto &[U, Reload, At, Instead] : Reads) {
+    if (!Instead) {
+      auto *Fresh = cast<LoadInst>(Reload->clone());
+      Fresh->insertBefore(At);
+      Fresh->setName(Reload->getName() + ".read");
+      BoundCopies.push_back(Fresh);
+      Instead = Fresh;
+    }
+    BoundUses.push_back({U, U->get()});
+    U->set(Instead);
+  }
+  return true;
+}
+
 bool SplitLegality::evaluateBoundOnce() {
   auto *Br = dyn_cast<BranchInst>(Plan.Latch->getTerminator());
   auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
@@ -230,9 +302,14 @@ bool SplitLegality::evaluateBoundOnce() {
           }
       continue;
     }
-    if (L.isLoopInvariant(Bound) || !boundFromMemory(Bound, L, Chain) || Chain.empty())
+    SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> Reloaded;
+    if (L.isLoopInvariant(Bound) || !boundFromMemory(Bound, L, A.DL, Chain, Reloaded) || Chain.empty())
+      continue;
+    if (!reloadWhereRead(Reloaded, Chain))
       continue;
     ValueToValueMapTy Copies;
+    for (auto &[Phi, EnteringAndReload] : Reloaded)
+      Copies[Phi] = EnteringAndReload.first;
     for (Instruction *I : Chain) {
       Instruction *Copy = I->clone();
       Copy->insertBefore(Before);
@@ -261,7 +338,8 @@ bool SplitLegality::evaluateBoundOnce() {
 void SplitLegality::revert() {
   if (BoundUses.empty())
     return;
-  for (auto &[Use, Original] : BoundUses)
+  // Last change first: a use changed twice gets its first value back.
+  for (auto &[Use, Original] : reverse(BoundUses))
     Use->set(Original);
   for (Instruction *Copy : reverse(BoundCopies))
     Copy->eraseFromParent();
