@@ -248,6 +248,12 @@ private:
   const SplitAnalyses &A;
   LoopPlan &Plan;
   Loop &L;
+  /// A first-writer-wins test whose object another such test of the
+  /// iteration also writes (a claim in an inner loop that was unrolled:
+  /// several claims per iteration), and that test's store. Ordering the test alone would let a later
+  /// iteration's claim pass an earlier iteration's other write.
+  Instruction *UnorderedClaim = nullptr;
+  Instruction *OtherWriter = nullptr;
 };
 
 } // namespace
@@ -258,6 +264,7 @@ private:
 /// decides the answer. Only when nothing else in the loop touches the same
 /// object: otherwise this is a dependence the test alone does not describe.
 void OrderedPlanner::findFirstWriterWins() {
+  SmallVector<std::pair<Instruction *, Instruction *>, 4> NotAlone;
   SmallVector<Instruction *, 16> Accesses;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
@@ -295,6 +302,7 @@ void OrderedPlanner::findFirstWriterWins() {
         if (!Alone) {
           LLVM_DEBUG(dbgs() << "memcoro-split: first-writer-wins test at" << *Load
                             << " is not the only access to its object; not ordered\n");
+          NotAlone.push_back({Load, Store});
           continue;
         }
         if (any_of(Plan.Ordered, [&](const OrderedPoint &P) { return P.At == Load; }))
@@ -304,6 +312,14 @@ void OrderedPlanner::findFirstWriterWins() {
       }
     }
   }
+  for (auto [Load, Store] : NotAlone)
+    for (Instruction *OtherStore : make_second_range(NotAlone))
+      if (OtherStore != Store && getUnderlyingObject(accessedPointer(*OtherStore)) ==
+                                     getUnderlyingObject(accessedPointer(*Store))) {
+        UnorderedClaim = Load;
+        OtherWriter = OtherStore;
+        return;
+      }
 }
 
 std::optional<SerialReason> OrderedPlanner::run() {
@@ -384,6 +400,14 @@ std::optional<SerialReason> OrderedPlanner::run() {
   for (Instruction *Start : Plan.RegisterAppendStarts)
     Plan.Ordered.push_back({OrderedPoint::RegisterAppend, Start, nullptr});
   findFirstWriterWins();
+  if (UnorderedClaim)
+    return SerialReason{"UnorderedClaim",
+                        "a first-writer-wins test (" + accessPlace(*UnorderedClaim) + ")" +
+                            " is not the only write to its array in an iteration (also written at " +
+                            sourcePlace(*OtherWriter) +
+                            ", an inner loop's claims unrolled, for example), and memcoro runs only a lone "
+                            "test in iteration order",
+                        UnorderedClaim};
   if (Plan.Ordered.empty())
     return std::nullopt;
   NumOrderedPoints += Plan.Ordered.size();
