@@ -202,19 +202,24 @@ Value *AheadChain::emit(IRBuilder<> &B, Value *Ahead, Value *V) {
   for (Instruction *I : Order) {
     if (Clones.contains(I))
       continue;
-    Instruction *C = I->clone();
-    for (Use &Op : C->operands())
-      Op.set(resolve(Op.get()));
-    // Flags and facts true of the loop's values need not hold of values read
-    // early (a value the loop may still overwrite).
-    C->dropPoisonGeneratingFlags();
-    C->dropPoisonGeneratingMetadata();
-    C->dropUnknownNonDebugMetadata({LLVMContext::MD_tbaa});
-    C->setName(I->getName() + ".ahead");
-    B.Insert(C);
-    Clones[I] = C;
+    Clones[I] = cloneForReadAhead(B, *I, [&](Value *Op) { return resolve(Op); }, ".ahead");
   }
   return resolve(V);
+}
+
+Instruction *memcoro::cloneForReadAhead(IRBuilder<> &B, Instruction &I, function_ref<Value *(Value *)> Map,
+                                        StringRef Suffix) {
+  Instruction *C = I.clone();
+  for (Use &Op : C->operands())
+    Op.set(Map(Op.get()));
+  // Flags and facts true of the loop's values need not hold of values read
+  // early (a value the loop may still overwrite).
+  C->dropPoisonGeneratingFlags();
+  C->dropPoisonGeneratingMetadata();
+  C->dropUnknownNonDebugMetadata({LLVMContext::MD_tbaa});
+  C->setName(I.getName() + Suffix);
+  B.Insert(C);
+  return C;
 }
 
 bool memcoro::tripCountKnownAhead(const SplitAnalyses &A, Loop &Level) {

@@ -150,18 +150,14 @@ bool ElementChain::visit(Value *V, unsigned Depth) {
 
 Value *ElementChain::emit(IRBuilder<> &B, Value *Element, Value *V) {
   DenseMap<Value *, Value *> Clones = {{&IV, Element}};
-  for (Instruction *I : Order) {
-    Instruction *C = I->clone();
-    for (Use &Op : C->operands())
-      if (Value *New = Clones.lookup(Op.get()))
-        Op.set(New);
-    C->dropPoisonGeneratingFlags();
-    C->dropPoisonGeneratingMetadata();
-    C->dropUnknownNonDebugMetadata({LLVMContext::MD_tbaa});
-    C->setName(I->getName() + ".edge");
-    B.Insert(C);
-    Clones[I] = C;
-  }
+  for (Instruction *I : Order)
+    Clones[I] = cloneForReadAhead(
+        B, *I,
+        [&](Value *Op) {
+          Value *New = Clones.lookup(Op);
+          return New ? New : Op;
+        },
+        ".edge");
   return Clones.lookup(V);
 }
 

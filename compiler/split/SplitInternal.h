@@ -493,6 +493,11 @@ void printPrefetchAhead(const LoopPlan &Plan, llvm::raw_ostream &OS);
 /// Whether the loop's last iteration is known before it starts, through its
 /// only exit (PrefetchAhead.cpp).
 bool tripCountKnownAhead(const SplitAnalyses &A, llvm::Loop &Level);
+/// Inserts at \p B a copy of \p I, one of the instructions that compute an
+/// address ahead of the loop, with its operands mapped by \p Map and named
+/// with \p Suffix (PrefetchAhead.cpp; PrefetchEdges.cpp too).
+llvm::Instruction *cloneForReadAhead(llvm::IRBuilder<> &B, llvm::Instruction &I,
+                                     llvm::function_ref<llvm::Value *(llvm::Value *)> Map, llvm::StringRef Suffix);
 /// PrefetchEdges.cpp: whether an inner loop the core overlaps walks rows of
 /// one stream that can be prefetched ahead across rows; if so, fills Plan.Edges.
 bool planPrefetchEdges(const SplitAnalyses &A, LoopPlan &Plan);
