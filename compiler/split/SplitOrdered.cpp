@@ -264,7 +264,11 @@ private:
 /// decides the answer. Only when nothing else in the loop touches the same
 /// object: otherwise this is a dependence the test alone does not describe.
 void OrderedPlanner::findFirstWriterWins() {
-  SmallVector<std::pair<Instruction *, Instruction *>, 4> NotAlone;
+  struct Claim {
+    Instruction *Load, *Store;
+    const Value *Object;
+  };
+  SmallVector<Claim, 4> NotAlone;
   SmallVector<Instruction *, 16> Accesses;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
@@ -302,7 +306,7 @@ void OrderedPlanner::findFirstWriterWins() {
         if (!Alone) {
           LLVM_DEBUG(dbgs() << "memcoro-split: first-writer-wins test at" << *Load
                             << " is not the only access to its object; not ordered\n");
-          NotAlone.push_back({Load, Store});
+          NotAlone.push_back({Load, Store, Object});
           continue;
         }
         if (any_of(Plan.Ordered, [&](const OrderedPoint &P) { return P.At == Load; }))
@@ -312,12 +316,11 @@ void OrderedPlanner::findFirstWriterWins() {
       }
     }
   }
-  for (auto [Load, Store] : NotAlone)
-    for (Instruction *OtherStore : make_second_range(NotAlone))
-      if (OtherStore != Store && getUnderlyingObject(accessedPointer(*OtherStore)) ==
-                                     getUnderlyingObject(accessedPointer(*Store))) {
-        UnorderedClaim = Load;
-        OtherWriter = OtherStore;
+  for (const Claim &C : NotAlone)
+    for (const Claim &Other : NotAlone)
+      if (Other.Store != C.Store && Other.Object == C.Object) {
+        UnorderedClaim = C.Load;
+        OtherWriter = Other.Store;
         return;
       }
 }
