@@ -143,8 +143,7 @@ static void start_check(struct memcoro_adapt *s) {
     measure(s, TRIAL, s->best);
 }
 
-// MEMCORO_ADAPT_TRACE=1: every measurement and decision on stderr.
-static bool tracing(void) {
+bool __memcoro_adapt_tracing(void) {
   static int on = -1;
   if (on < 0)
     on = getenv("MEMCORO_ADAPT_TRACE") != NULL;
@@ -189,7 +188,7 @@ static void decide(struct memcoro_adapt *s) {
   if (provisional)
     s->budget = s->check_iters;
   s->phase = RUN;
-  if (tracing())
+  if (__memcoro_adapt_tracing())
     fprintf(stderr, "memcoro-adapt %p: %s (serial %" PRIu64 ", best n %u %" PRIu64 " cycles per 1024 iterations), budget %" PRIu64 "\n",
             (void *)s, serial ? "serial" : "interleaved", s->serial_cpi, s->best, s->best_cpi, s->budget);
 }
@@ -304,7 +303,7 @@ static uint64_t serial_window(const struct memcoro_adapt *s) {
 }
 
 static void trace(const struct memcoro_adapt *s, uint32_t n, uint64_t iters, uint64_t cpi) {
-  if (tracing())
+  if (__memcoro_adapt_tracing())
     fprintf(stderr, "memcoro-adapt %p: n %u: %" PRIu64 " iterations, %" PRIu64 " cycles per 1024\n", (void *)s, n,
             iters, cpi);
 }

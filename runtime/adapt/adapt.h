@@ -9,6 +9,7 @@
 #ifndef MEMCORO_RUNTIME_ADAPT_ADAPT_H
 #define MEMCORO_RUNTIME_ADAPT_ADAPT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* What the compiler asks for (the flags argument of __memcoro_adapt_begin). */
@@ -80,5 +81,9 @@ uint64_t __memcoro_adapt_next(struct memcoro_adapt *state, uint64_t iters, uint6
 /* What two back-to-back reads of the cycle counter measure (the least of a
  * few): taken off every measured window. Also switch.c's. */
 uint64_t __memcoro_counter_overhead(void);
+
+/* MEMCORO_ADAPT_TRACE=1: every measurement and decision of adapt.c and
+ * switch.c on stderr. */
+bool __memcoro_adapt_tracing(void);
 
 #endif

@@ -23,7 +23,6 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 enum { FRESH, CHECK, RUN };
 
@@ -44,17 +43,8 @@ enum { SLOWER_NUM = 3, SLOWER_DEN = 2 };
 // A decision's budget is at least this many times what its check cost beyond
 // running the chosen copy throughout: checks cost a few percent at most.
 enum { BUDGET_PER_CHECK = 32 };
-#define RECHECK_FIRST (16u * 1024)
-#define RECHECK_LAST (4u * 1024 * 1024)
 // And it stands for at most this many cycles (about 45 ms at 3 GHz).
 #define MAX_BUDGET_CYCLES (1ull << 27)
-
-static bool tracing(void) {
-  static int on = -1;
-  if (on < 0)
-    on = getenv("MEMCORO_ADAPT_TRACE") != NULL;
-  return on;
-}
 
 static void start_check(struct memcoro_switch *s) {
   s->phase = CHECK;
@@ -95,7 +85,9 @@ static void decide(struct memcoro_switch *s, uint64_t cpi[2]) {
   if (s->flags & MEMCORO_SWITCH_FORCE_PREFETCH)
     prefetch = true;
   bool confirmed = s->run == (uint64_t)prefetch + 1;
-  s->recheck = !confirmed ? RECHECK_FIRST : s->recheck >= RECHECK_LAST ? RECHECK_LAST : 2 * s->recheck;
+  s->recheck = !confirmed                                   ? MEMCORO_ADAPT_RECHECK_FIRST
+               : s->recheck >= MEMCORO_ADAPT_RECHECK_LAST ? MEMCORO_ADAPT_RECHECK_LAST
+                                                          : 2 * s->recheck;
   // What the check's windows of the other copy cost beyond the chosen one's, in units.
   uint64_t extra = prefetch ? (r < 1024 ? s->units[0] * (1024 - r) / (r ? r : 1) : 0)
                             : (r > 1024 ? s->units[1] * (r - 1024) / 1024 : 0);
@@ -107,7 +99,7 @@ static void decide(struct memcoro_switch *s, uint64_t cpi[2]) {
     s->budget = 1;
   s->run = (uint64_t)prefetch + 1;
   s->phase = RUN;
-  if (tracing())
+  if (__memcoro_adapt_tracing())
     fprintf(stderr,
             "memcoro-switch %p: %s (prefetching / as written %" PRIu64 "/1024 over %u pairs; last pair %" PRIu64
             " and %" PRIu64 " cycles per 1024 units of work), budget %" PRIu64 "\n",
