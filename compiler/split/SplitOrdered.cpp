@@ -250,8 +250,9 @@ private:
   Loop &L;
   /// A first-writer-wins test whose object another such test of the
   /// iteration also writes (a claim in an inner loop that was unrolled:
-  /// several claims per iteration), and that test's store. Ordering the test alone would let a later
-  /// iteration's claim pass an earlier iteration's other write.
+  /// several claims per iteration), and that test's store. Ordering the test
+  /// alone would let a later iteration's claim pass an earlier one's other
+  /// write, so run() keeps the loop serial.
   Instruction *UnorderedClaim = nullptr;
   Instruction *OtherWriter = nullptr;
 };
@@ -262,7 +263,8 @@ private:
 /// constant, the store on one side of it, a value that differs between
 /// iterations): the first iteration to find the sentinel wins, so the order
 /// decides the answer. Only when nothing else in the loop touches the same
-/// object: otherwise this is a dependence the test alone does not describe.
+/// object: otherwise this is a dependence the test alone does not describe,
+/// and when that other access is another such test, UnorderedClaim says so.
 void OrderedPlanner::findFirstWriterWins() {
   struct Claim {
     Instruction *Load, *Store;
