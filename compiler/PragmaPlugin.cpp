@@ -93,6 +93,8 @@ struct MemcoroDiags {
       ExpectedExpr, ParallelComma, ExpectedName, ExpectedMember,
       ExpectedCommaOrRParen, DuplicateClause, DuplicateName, PreviousHere,
       Undeclared, NotPointer, NotVariable, NotFor, OmpFirst, NotInteger,
+      ReductionOperator, ReductionColon, ReductionName,
+      ReductionCommaOrRParen, ReductionUndeclared, ReductionNotVariable,
       NotConstant, OutOfRange, InInstantiation, UnknownPluginArg,
       OrderedTrailing, OrderedNoStatement, OrderedOutside, OrderedNested,
       OrderedEnclosing;
@@ -106,9 +108,9 @@ struct MemcoroDiags {
       return D.getCustomDiagID(L::Note, Msg);
     };
     UnknownClause = Err("unknown clause '%0' in '#pragma memcoro'; expected "
-                        "'parallel', 'remote' or 'insist'");
-    ExpectedClause = Err("expected a clause ('parallel', 'remote' or "
-                         "'insist') in '#pragma memcoro'");
+                        "'parallel', 'remote', 'reduction' or 'insist'");
+    ExpectedClause = Err("expected a clause ('parallel', 'remote', "
+                         "'reduction' or 'insist') in '#pragma memcoro'");
     ExpectedLParen = Err("expected '(' after '%0' in '#pragma memcoro'");
     ExpectedRParen = Err("expected ')' to close '%0(' in '#pragma memcoro'");
     ExpectedExpr = Err("expected an expression in 'parallel()'");
@@ -136,6 +138,17 @@ struct MemcoroDiags {
     InInstantiation = Note("in instantiation of %0 requested here");
     UnknownPluginArg = Err("unknown argument '%0' for the memcoro plugin; "
                            "the only one is 'disable'");
+    ReductionOperator = Err("expected a reduction operator ('+', '-', '*', "
+                            "'&', '|', '^', '&&', '||', 'min' or 'max') in "
+                            "'reduction()'");
+    ReductionColon = Err("expected ':' after the operator in 'reduction()'");
+    ReductionName = Err("expected the name of a variable in 'reduction()'");
+    ReductionCommaOrRParen =
+        Err("expected ',' or ')' after a name in 'reduction()'");
+    ReductionUndeclared =
+        Err("use of undeclared identifier '%0' in 'reduction()'");
+    ReductionNotVariable =
+        Err("'%0' in 'reduction()' is not a variable");
     OrderedTrailing = Err("'#pragma memcoro ordered' takes no clauses; "
                           "unexpected '%0'");
     OrderedNoStatement = Err("'#pragma memcoro ordered' must be followed by "
@@ -160,9 +173,13 @@ struct Clauses {
   enum class Form { AsIs, Data, Subscript };
   llvm::SmallVector<Form, 4> RemoteForms;
   SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
-  /// "+", "*" or "+*": the floating-point reductions the OpenMP directive
-  /// before the pragma names in reduction() clauses.
+  /// "+", "*" or "+*": the floating-point reductions whose reassociation the
+  /// pragma's own reduction() clauses, or those of the OpenMP directive
+  /// before it, permit.
   std::string ReductionOps;
+  /// The variables named in the pragma's reduction() clauses, checked to be
+  /// declared; the permission is the operator's, as for OpenMP's clause.
+  llvm::SmallVector<Token, 2> ReductionNames;
   /// `insist`: every remote access is a suspension point, whatever memcoro's
   /// cost model says; invalid when absent.
   SourceLocation InsistLoc;
@@ -214,6 +231,13 @@ std::string openmpReductionOps(const SourceManager &SM, SourceLocation PragmaLoc
       Ops += Kind;
   }
   return Ops;
+}
+
+/// Records that floating-point reductions by \p Kind ('+' or '*') may be
+/// reassociated.
+void addReductionOp(Clauses &C, char Kind) {
+  if (C.ReductionOps.find(Kind) == std::string::npos)
+    C.ReductionOps += Kind;
 }
 
 /// What the pragma handler and the AST checker of one compilation share.
@@ -326,7 +350,8 @@ public:
         PP.Lex(Tok);
       return;
     }
-    C.ReductionOps = openmpReductionOps(PP.getSourceManager(), Introducer.Loc);
+    for (char Op : openmpReductionOps(PP.getSourceManager(), Introducer.Loc))
+      addReductionOp(C, Op);
     State->Pending.push_back(std::move(C));
     quietOldStyleCasts(PP, Introducer.Loc, Tok.getLocation());
     auto Toks = std::make_unique<Token[]>(4);
@@ -468,6 +493,20 @@ private:
           PP.Lex(Tok);
         continue;
       }
+      // As in OpenMP, one reduction() clause per operator may appear.
+      if (Name == "reduction") {
+        PP.Lex(Tok);
+        if (Tok.isNot(tok::l_paren)) {
+          diag(Tok.getLocation(), State->Ids.ExpectedLParen) << Name;
+          return false;
+        }
+        if (!parseReduction(PP, Tok, C))
+          return false;
+        PP.Lex(Tok);
+        if (Tok.is(tok::comma))
+          PP.Lex(Tok);
+        continue;
+      }
       bool IsParallel = Name == "parallel";
       if (!IsParallel && Name != "remote") {
         diag(NameLoc, State->Ids.UnknownClause) << Name;
@@ -520,6 +559,53 @@ private:
       diag(Tok.getLocation(), State->Ids.ExpectedExpr);
       return false;
     }
+    return true;
+  }
+
+  /// Parses `[modifier,] op : name (, name)*` of reduction(...), leaving Tok
+  /// at the `)`. The operators OpenMP accepts are accepted; only + - and *
+  /// change anything (integer reductions, min and max need no permission).
+  bool parseReduction(Preprocessor &PP, Token &Tok, Clauses &C) {
+    PP.Lex(Tok);
+    // reduction(inscan, +: x), reduction(task, ...): the modifier is
+    // OpenMP's business.
+    if (Tok.is(tok::identifier) && PP.LookAhead(0).is(tok::comma)) {
+      PP.Lex(Tok);
+      PP.Lex(Tok);
+    }
+    char Kind = 0;
+    if (Tok.isOneOf(tok::plus, tok::minus))
+      Kind = '+';
+    else if (Tok.is(tok::star))
+      Kind = '*';
+    else if (!Tok.isOneOf(tok::amp, tok::pipe, tok::caret, tok::ampamp, tok::pipepipe) &&
+             !(Tok.is(tok::identifier) &&
+               (Tok.getIdentifierInfo()->getName() == "min" || Tok.getIdentifierInfo()->getName() == "max"))) {
+      diag(Tok.getLocation(), State->Ids.ReductionOperator);
+      return false;
+    }
+    PP.Lex(Tok);
+    if (Tok.isNot(tok::colon)) {
+      diag(Tok.getLocation(), State->Ids.ReductionColon);
+      return false;
+    }
+    while (true) {
+      PP.Lex(Tok);
+      if (Tok.isNot(tok::identifier)) {
+        diag(Tok.getLocation(), State->Ids.ReductionName);
+        return false;
+      }
+      C.ReductionNames.push_back(Tok);
+      PP.Lex(Tok);
+      if (Tok.is(tok::r_paren))
+        break;
+      if (Tok.isNot(tok::comma)) {
+        diag(Tok.getLocation(), State->Ids.ReductionCommaOrRParen);
+        return false;
+      }
+    }
+    if (Kind)
+      addReductionOp(C, Kind);
     return true;
   }
 
@@ -588,7 +674,10 @@ public:
     llvm::SmallVector<Token, 32> Head;
     if (!lexLoopHead(PP, C.PragmaLoc, Head))
       return;
-    if (checkRemoteNames(C, Head))
+    // Both checks run, so that every bad name is reported at once.
+    bool NamesOk = checkRemoteNames(C, Head);
+    NamesOk &= checkReductionNames(C);
+    if (NamesOk)
       appendMarker(PP, C.PragmaLoc, C, Head);
     auto Toks = std::make_unique<Token[]>(Head.size());
     std::copy(Head.begin(), Head.end(), Toks.get());
@@ -646,6 +735,30 @@ private:
     PP.EnterTokenStream(std::move(Copy), Toks.size(),
                         /*DisableMacroExpansion=*/true, /*IsReinject=*/true);
     return false;
+  }
+
+  /// Checks that each reduction() name is a variable in the parser's current
+  /// scope. Outside a function body (a member function defined in its
+  /// class) the AST is not there to look in yet, and nothing is checked.
+  bool checkReductionNames(const Clauses &C) {
+    Sema *S = State->S;
+    if (!S || !inFunctionBody(S->getCurScope()))
+      return true;
+    bool Ok = true;
+    for (const Token &Name : C.ReductionNames) {
+      IdentifierInfo *II = Name.getIdentifierInfo();
+      LookupResult R(*S, DeclarationNameInfo(II, Name.getLocation()), Sema::LookupOrdinaryName);
+      R.suppressDiagnostics();
+      S->LookupName(R, S->getCurScope());
+      if (R.empty()) {
+        diag(Name.getLocation(), State->Ids.ReductionUndeclared) << II->getName();
+        Ok = false;
+      } else if (!R.isSingleResult() || !isa<VarDecl, FieldDecl, BindingDecl>(R.getFoundDecl()->getUnderlyingDecl())) {
+        diag(Name.getLocation(), State->Ids.ReductionNotVariable) << II->getName();
+        Ok = false;
+      }
+    }
+    return Ok;
   }
 
   /// Checks each remote() name against the parser's current scope. A name

@@ -278,7 +278,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     else if (!Plan.ScavengeSkipped.empty())
       R << "; its stalls are not lent to scavengers: " << Plan.ScavengeSkipped;
     if (Plan.ReassociatedByOpenMP)
-      R << "; floating-point reductions reassociated, as the OpenMP reduction clause permits";
+      R << "; floating-point reductions reassociated, as the reduction clause permits";
     if (Plan.ExitAtLaunch)
       R << "; exit test evaluated at launch, in iteration order (a serial chain): the rest of the body "
            "interleaves";

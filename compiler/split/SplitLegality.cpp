@@ -669,12 +669,18 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
     if (!FloatingPointOrderMatters && recogniseCarriedLoad(A, Plan, &Phi))
       continue;
     auto *Update = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
-    if (FloatingPointOrderMatters)
+    if (FloatingPointOrderMatters) {
+      StringRef Var = sourceVariableName(Phi);
+      bool Product = FloatingPointOrderMatters->getOpcode() == Instruction::FMul;
+      const char *Op = Product ? "*" : "+";
       return serial("FPReduction",
-                    "floating-point reduction" + variableName(Phi) +
-                        " whose result depends on the order of the additions; allow reassociation "
-                        "(-ffast-math, or -fassociative-math -fno-signed-zeros) to interleave it",
+                    "floating-point reduction" + variableName(Phi) + " whose result depends on the order of the " +
+                        (Product ? "multiplications" : "additions") + "; allow reassociation "
+                        "(-ffast-math, or -fassociative-math -fno-signed-zeros, or a reduction(" +
+                        Op + ": " + (Var.empty() ? StringRef("...") : Var) +
+                        ") clause on the pragma) to interleave it",
                     FloatingPointOrderMatters);
+    }
     return serial("LoopCarried",
                   "a value" + variableName(Phi) +
                       " is carried from one iteration to the next and is not a reduction memcoro "

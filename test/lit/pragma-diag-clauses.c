@@ -5,13 +5,13 @@
 struct pair { long *p, *q; };
 long f(long *a, long *b, int n, struct pair pr) {
   long s = 0;
-// CHECK: pragma-diag-clauses.c:[[@LINE+1]]:29: error: unknown clause 'vector' in '#pragma memcoro'; expected 'parallel', 'remote' or 'insist'
+// CHECK: pragma-diag-clauses.c:[[@LINE+1]]:29: error: unknown clause 'vector' in '#pragma memcoro'; expected 'parallel', 'remote', 'reduction' or 'insist'
 #pragma memcoro parallel(4) vector(8)
   for (int i = 0; i < n; i++) s += a[i];
-// CHECK: pragma-diag-clauses.c:[[@LINE+1]]:17: error: unknown clause 'Parallel' in '#pragma memcoro'; expected 'parallel', 'remote' or 'insist'
+// CHECK: pragma-diag-clauses.c:[[@LINE+1]]:17: error: unknown clause 'Parallel' in '#pragma memcoro'; expected 'parallel', 'remote', 'reduction' or 'insist'
 #pragma memcoro Parallel(4)
   for (int i = 0; i < n; i++) s += a[i];
-// CHECK: pragma-diag-clauses.c:[[@LINE+1]]:29: error: expected a clause ('parallel', 'remote' or 'insist') in '#pragma memcoro'
+// CHECK: pragma-diag-clauses.c:[[@LINE+1]]:29: error: expected a clause ('parallel', 'remote', 'reduction' or 'insist') in '#pragma memcoro'
 #pragma memcoro parallel(4) 17
   for (int i = 0; i < n; i++) s += a[i];
 // CHECK: pragma-diag-clauses.c:[[@LINE+1]]:26: error: expected '(' after 'parallel' in '#pragma memcoro'

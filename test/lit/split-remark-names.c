@@ -11,7 +11,7 @@ double fsum(const double *a, const int *idx, int n) {
     s += a[idx[i]];
   return s;
 }
-// CHECK: remark: marked loop left serial: floating-point reduction ('s') whose result depends on the order of the additions; allow reassociation (-ffast-math, or -fassociative-math -fno-signed-zeros) to interleave it
+// CHECK: remark: marked loop left serial: floating-point reduction ('s') whose result depends on the order of the additions; allow reassociation (-ffast-math, or -fassociative-math -fno-signed-zeros, or a reduction(+: s) clause on the pragma) to interleave it
 
 long delta(const long *a, const int *idx, int n) {
   long prev = 0, out = 0;
