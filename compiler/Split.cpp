@@ -326,6 +326,14 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                                       FAM.getResult<TargetLibraryAnalysis>(F), ORE))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
+    if (expandSmallCopies(*Target)) {
+      SE.forgetLoop(Target);
+      // New accesses: which of them are remote is not in a result computed
+      // before.
+      PreservedAnalyses KeepAllButRemote = PreservedAnalyses::all();
+      KeepAllButRemote.abandon<RemoteAccessAnalysis>();
+      FAM.invalidate(F, KeepAllButRemote);
+    }
     if (speculateSiblingLoads(*Target, LI, DT, AC, ORE))
       SE.forgetLoop(Target);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
@@ -366,8 +374,11 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
   // memcoro-split plans each loop after putting it back in simplified form;
   // so does its printer, for the plan to be the one the pass would carry out.
   for (Loop *L : LI.getLoopsInPreorder())
-    if (getMarkedParallelism(*L))
+    if (getMarkedParallelism(*L)) {
       prepareMarkedLoop(*L, LI, DT, SE, AC);
+      if (expandSmallCopies(*L))
+        SE.forgetLoop(L);
+    }
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
   auto &DI = FAM.getResult<DependenceAnalysis>(F);
   SplitAnalyses A{F, LI, DT, SE, AC, DI, RAI, F.getParent()->getDataLayout(), FAM.getResult<AAManager>(F)};

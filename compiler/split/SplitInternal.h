@@ -1042,6 +1042,13 @@ llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Pl
 bool speculateSiblingLoads(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::AssumptionCache &AC,
                            llvm::OptimizationRemarkEmitter &ORE);
 
+/// Turns each small constant-length memcpy/memmove in the marked loop \p L
+/// (a struct copy) into loads of its chunks, then their stores, so that the
+/// plan sees the copy's source and destination as accesses
+/// (CopiesAsAccesses.cpp). Run before legality; returns whether it changed
+/// the loop.
+bool expandSmallCopies(llvm::Loop &L);
+
 /// Runs the sanitizer checks of the marked loop \p L's invariants that split
 /// its condition from its header once before the loop, and rotates it
 /// (SanitizerChecks.cpp). Run before legality; returns whether it changed
