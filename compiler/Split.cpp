@@ -289,6 +289,9 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
                                                       : "");
     if (Plan.BoundEvaluatedOnce)
       R << "; its bound, read through memory, evaluated once before the loop, as OpenMP does";
+    if (Plan.ThrowTerminates)
+      R << "; an exception thrown in it and not caught there terminates the program, as one leaving an OpenMP "
+           "parallel for does";
     if (!Nested.empty())
       R << "; " << Nested;
     if (std::string Calls = callsInPlaceSummary(Plan); !Calls.empty())
@@ -326,10 +329,11 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                                       FAM.getResult<TargetLibraryAnalysis>(F), ORE))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
-    if (expandSmallCopies(*Target)) {
+    bool NewCalls = terminateEscapingExceptions(*Target, LI, DT);
+    if (expandSmallCopies(*Target) || NewCalls) {
       SE.forgetLoop(Target);
-      // New accesses: which of them are remote is not in a result computed
-      // before.
+      // New accesses and calls: which of them are remote is not in a result
+      // computed before.
       PreservedAnalyses KeepAllButRemote = PreservedAnalyses::all();
       KeepAllButRemote.abandon<RemoteAccessAnalysis>();
       FAM.invalidate(F, KeepAllButRemote);
@@ -376,7 +380,8 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
   for (Loop *L : LI.getLoopsInPreorder())
     if (getMarkedParallelism(*L)) {
       prepareMarkedLoop(*L, LI, DT, SE, AC);
-      if (expandSmallCopies(*L))
+      bool NewCalls = terminateEscapingExceptions(*L, LI, DT);
+      if (expandSmallCopies(*L) || NewCalls)
         SE.forgetLoop(L);
     }
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);

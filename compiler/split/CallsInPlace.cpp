@@ -26,9 +26,10 @@
 // Calls the contract cannot cover keep the loop serial, with a remark:
 //   - the C library's hidden state (rand, strtok): each call's result depends
 //     on every call before it, in iteration order;
-//   - a call that may throw: the exception would leave the loop with later
-//     iterations half done (an invoke, or a call not marked nounwind; C++
-//     code declares the callee noexcept);
+//   - a call that may throw, in code without the C++ personality: the
+//     exception would leave the loop with later iterations half done (in
+//     C++ code TerminateOnThrow.cpp has sent its unwinding to
+//     std::terminate, as OpenMP's rule for a worksharing loop says);
 //   - a call that returns twice (setjmp).
 // A call that takes a lock (inline asm with side effects, pthread and OpenMP
 // locks, `omp critical`) runs in place too, but the iteration must not
@@ -134,9 +135,9 @@ std::optional<SerialReason> memcoro::acceptCallInPlace(LoopPlan &Plan, CallBase 
                   "iteration order: use a reentrant form (rand_r, strtok_r) with state per iteration");
   if (Call.hasFnAttr(Attribute::ReturnsTwice))
     return serial("returns twice (setjmp), which an iteration that suspends cannot do");
-  if (!Call.doesNotThrow())
+  if (!Call.doesNotThrow() && !unwindEndsProgram(Call))
     return serial("may throw an exception, which would leave the loop with later iterations half done: "
-                  "declare the callee noexcept to interleave the loop");
+                  "declare the callee __attribute__((nothrow)) (noexcept in C++) to interleave the loop");
   Plan.CallsInPlace.push_back(&Call);
   Plan.TakesLock |= Kind == LibraryCall::TakesLock;
   ++NumCallsInPlace;

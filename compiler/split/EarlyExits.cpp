@@ -54,9 +54,6 @@ using namespace memcoro;
 STATISTIC(NumEarlyExitLoops, "Number of interleaved loops with early exits");
 STATISTIC(NumEarlyExitsInTurn, "Number of early-exit loops whose ring ends iterations in turn");
 
-/// A block that ends the program (legality's endsProgram): not an exit.
-static bool endsProgram(const BasicBlock *BB) { return isa<UnreachableInst>(BB->getTerminator()); }
-
 /// Writes nothing another iteration, or the code after the loop, could see.
 static bool leavesNoTrace(const Instruction &I) {
   if (!I.mayWriteToMemory())
@@ -86,7 +83,7 @@ std::optional<SerialReason> memcoro::recogniseEarlyExits(const SplitAnalyses &A,
       }
   for (BasicBlock *BB : Exiting)
     for (BasicBlock *Succ : successors(BB))
-      if (!L.contains(Succ) && !endsProgram(Succ) && !is_contained(Plan.EarlyExits, std::make_pair(BB, Succ)))
+      if (!L.contains(Succ) && !blockEndsProgram(Succ) && !is_contained(Plan.EarlyExits, std::make_pair(BB, Succ)))
         Plan.EarlyExits.push_back({BB, Succ});
   return std::nullopt;
 }

@@ -278,6 +278,9 @@ struct LoopPlan {
   /// The exit test's bound was read through memory in every iteration and is
   /// now evaluated once, before the loop, as OpenMP does.
   bool BoundEvaluatedOnce = false;
+  /// A call in the loop may throw, and the exception would end the program
+  /// (TerminateOnThrow.cpp) instead of leaving the loop.
+  bool ThrowTerminates = false;
   llvm::SmallVector<llvm::PHINode *, 4> Inductions;
   llvm::SmallVector<Reduction, 2> Reductions;
   /// A floating-point reduction is reassociated because an OpenMP reduction
@@ -1048,6 +1051,19 @@ bool speculateSiblingLoads(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTre
 /// (CopiesAsAccesses.cpp). Run before legality; returns whether it changed
 /// the loop.
 bool expandSmallCopies(llvm::Loop &L);
+
+/// Sends every way out of the marked loop \p L by unwinding (invokes to a
+/// landing pad outside it, calls that may throw, made invokes) to one landing
+/// pad that names the loop and calls std::terminate, OpenMP's rule for an
+/// exception that leaves a worksharing loop (TerminateOnThrow.cpp). Run
+/// before legality; only C++ functions; returns whether it changed the loop.
+bool terminateEscapingExceptions(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT);
+/// An invoke whose unwinding ends the program (terminateEscapingExceptions).
+bool unwindEndsProgram(const llvm::Instruction &I);
+/// A block that ends the program: a failed assert, abort(), a sanitizer's
+/// fatal report, a throw that terminates. An edge to it leaves the loop only
+/// in LoopInfo's eyes.
+bool blockEndsProgram(const llvm::BasicBlock *BB);
 
 /// Runs the sanitizer checks of the marked loop \p L's invariants that split
 /// its condition from its header once before the loop, and rotates it

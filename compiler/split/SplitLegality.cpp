@@ -69,10 +69,6 @@ std::optional<SerialReason> SplitLegality::checkPlan() {
   return checkUpdatesNotSplit();
 }
 
-/// A block that ends the program: a failed assert, abort(), a sanitizer's
-/// fatal report. An edge to it leaves the loop only in LoopInfo's eyes.
-static bool endsProgram(const BasicBlock *BB) { return isa<UnreachableInst>(BB->getTerminator()); }
-
 std::optional<SerialReason> SplitLegality::checkExits() {
   Plan.Preheader = L.getLoopPreheader();
   Plan.Header = L.getHeader();
@@ -92,14 +88,14 @@ std::optional<SerialReason> SplitLegality::checkExits() {
   };
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
-  erase_if(Exits, endsProgram);
+  erase_if(Exits, blockEndsProgram);
   erase_if(Exits, unwindsFromAppend);
   Plan.Exit = Exits.size() == 1 ? Exits.front() : nullptr;
   SmallVector<BasicBlock *, 4> Exiting;
   L.getExitingBlocks(Exiting);
   erase_if(Exiting, [&](BasicBlock *BB) {
     return all_of(successors(BB),
-                  [&](BasicBlock *Succ) { return L.contains(Succ) || endsProgram(Succ) || unwindsFromAppend(Succ); });
+                  [&](BasicBlock *Succ) { return L.contains(Succ) || blockEndsProgram(Succ) || unwindsFromAppend(Succ); });
   });
   SmallVector<BasicBlock *, 2> Early;
   for (BasicBlock *BB : Exiting)
@@ -710,8 +706,10 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
         continue;
-      if ((isa<InvokeInst>(CB) && !runsAfterBufferAppend(Plan, A.DT, CB)) || isa<CallBrInst>(CB))
+      if ((isa<InvokeInst>(CB) && !runsAfterBufferAppend(Plan, A.DT, CB) && !unwindEndsProgram(*CB)) ||
+          isa<CallBrInst>(CB))
         return serial("Call", "the loop contains a call that may throw an exception", CB);
+      Plan.ThrowTerminates |= unwindEndsProgram(*CB);
       if (auto *II = dyn_cast<IntrinsicInst>(CB))
         if (II->isAssumeLikeIntrinsic() || II->getIntrinsicID() == Intrinsic::prefetch ||
             isa<MemIntrinsic>(II))

@@ -278,7 +278,8 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   // edge out of them (a buffer's flush that may throw) would need its
   // landing pad's phis copied too.
   if (Plan.Style == Dispatch::Pipeline && any_of(L.blocks(), [](BasicBlock *BB) {
-        return isa<InvokeInst>(BB->getTerminator());
+        auto *Invoke = dyn_cast<InvokeInst>(BB->getTerminator());
+        return Invoke && (!unwindEndsProgram(*Invoke) || isa<PHINode>(Invoke->getUnwindDest()->front()));
       })) {
     LLVM_DEBUG(dbgs() << "memcoro-split: lockstep, not pipeline: the body has an unwind edge\n");
     Plan.Style = Dispatch::Lockstep;
