@@ -36,6 +36,7 @@
 #include "MemcoroInternal.h"
 #include "split/SplitInternal.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -135,8 +136,22 @@ bool memcoro::unwindEndsProgram(const Instruction &I) {
   return Invoke && isa<UnreachableInst>(Invoke->getUnwindDest()->getTerminator());
 }
 
+/// The blocks from \p BB along unconditional branches (LoopSimplify's
+/// dedicated exit blocks lead to the block that throws or aborts), at most a
+/// few, ending in the block where the chain stops.
+static SmallVector<BasicBlock *, 4> straightChain(BasicBlock *BB) {
+  SmallVector<BasicBlock *, 4> Chain{BB};
+  while (Chain.size() < 8) {
+    auto *Br = dyn_cast<BranchInst>(Chain.back()->getTerminator());
+    if (!Br || Br->isConditional() || is_contained(Chain, Br->getSuccessor(0)))
+      break;
+    Chain.push_back(Br->getSuccessor(0));
+  }
+  return Chain;
+}
+
 bool memcoro::blockEndsProgram(const BasicBlock *BB) {
-  const Instruction *T = BB->getTerminator();
+  const Instruction *T = straightChain(const_cast<BasicBlock *>(BB)).back()->getTerminator();
   if (isa<UnreachableInst>(T))
     return true;
   auto *Invoke = dyn_cast<InvokeInst>(T);
@@ -163,12 +178,23 @@ bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &
   // at()'s out-of-range report) ends the program once its exception does.
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
+  SmallPtrSet<BasicBlock *, 8> Collected;
   for (BasicBlock *Exit : Exits) {
-    const Instruction *T = Exit->getTerminator();
+    SmallVector<BasicBlock *, 4> Chain = straightChain(Exit);
+    const Instruction *T = Chain.back()->getTerminator();
     auto *Invoke = dyn_cast<InvokeInst>(T);
     bool Throws = isa<UnreachableInst>(T) || (Invoke && isa<UnreachableInst>(Invoke->getNormalDest()->getTerminator()));
-    if (Throws && all_of(predecessors(Exit), [&](BasicBlock *Pred) { return L.contains(Pred); }))
-      collect(Exit, true);
+    // Only paths the loop alone reaches: code after the loop keeps its own
+    // exceptions.
+    auto reachedFromLoop = [&](BasicBlock *BB) {
+      return all_of(predecessors(BB), [&](BasicBlock *Pred) {
+        return L.contains(Pred) || is_contained(Exits, Pred) || is_contained(Chain, Pred);
+      });
+    };
+    if (Throws && all_of(Chain, reachedFromLoop))
+      for (BasicBlock *BB : Chain)
+        if (Collected.insert(BB).second)
+          collect(BB, true);
   }
   if (Calls.empty() && Invokes.empty())
     return false;
