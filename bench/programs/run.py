@@ -11,7 +11,7 @@ binary-search-tree, skip list, Bloom filter and LSM sorted-run lookup batches,
 k-mer counting, XSBench cross-section lookups, Graph500 CSR construction,
 Shiloach-Vishkin connected components, a memcached multi-key GET, an OpenMP
 COO SpMV, XGBoost-style tree ensemble prediction, Caffe2's SparseLengthsSum
-embedding bags, a Redis MGET over a dictionary in incremental rehash, DBx1000's
+and PyTorch's EmbeddingBag, a Redis MGET over a dictionary in incremental rehash, DBx1000's
 read-only YCSB transactions), with one
 `#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
@@ -60,6 +60,7 @@ PROGRAMS = {
     "spmv": ("spmv.c", ["8388608", "3", "2"], ["20000", "3", "2"]),
     "gbdt": ("gbdt.cpp", ["2048", "192", "14"], ["200", "8", "8"]),
     "embbag": ("embbag.c", ["524288", "2048", "16"], ["4096", "64", "2"]),
+    "embbag_offsets": ("embbag_offsets.cpp", ["524288", "2048", "16"], ["4096", "64", "2"]),
     "dictget": ("dictget.c dictget_dict.c", ["1048576", "8000", "100"], ["20000", "50", "100"]),
     "ycsb": ("ycsb.cpp", ["262144", "131072"], ["20000", "2000"]),
 }
