@@ -307,6 +307,9 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
 PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
   bool Changed = false;
   Module &M = *F.getParent();
+  // A copy of a marked loop (unswitching, versioning) processed before its
+  // twin is no longer marked when the twin's turn comes.
+  SmallPtrSet<Metadata *, 4> Processed;
   // Each transformation invalidates the loop analyses, so take one marked
   // loop at a time and recompute.
   while (true) {
@@ -316,7 +319,9 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (Marked == Loops.end())
       break;
     Loop *Target = *Marked;
-    bool HasTwin = hasTwin(LI, *Target);
+    Metadata *Id = loopId(*Target);
+    bool SeenTwin = Id && !Processed.insert(Id).second;
+    bool HasTwin = SeenTwin || hasTwin(LI, *Target);
 
     // Whatever happens next, the loop reached memcoro-split.
     recordLoopSeen(*Target);

@@ -449,6 +449,10 @@ std::optional<SerialReason> planSuspensions(const SplitAnalyses &A, LoopPlan &Pl
 /// Adds a suspension where an inner loop is entered whose stream starts at a
 /// value a suspended load reads, prefetching its first lines (StreamStarts.cpp).
 void planStreamStarts(const SplitAnalyses &A, LoopPlan &Plan);
+/// Whether an inner loop's stream the cost model left to the prefetcher walks
+/// a row chosen by a loaded index (StreamStarts.cpp): the loop then has
+/// something to suspend for, where that loop is entered.
+bool startsGatheredRows(const SplitAnalyses &A, const LoopPlan &Plan);
 /// When the marked loop \p L, of a constant trip count M, inside a loop that
 /// only re-runs it, would be a pipeline (\p PlanDry plans it without changing
 /// the IR, true when it would be interleaved): makes the nest one loop of

@@ -228,7 +228,7 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   if (Remote)
     if (std::optional<SerialReason> Why = applyProfile(A, Plan, IsRemote))
       return CostWhy && StringRef(Why->Tag) == "ProfileHits" ? CostWhy : Why;
-  if (IsRemote.empty() && Yields.empty())
+  if (IsRemote.empty() && Yields.empty() && !startsGatheredRows(A, Plan))
     return CostWhy;
 
   for (BasicBlock *BB : L.getBlocksVector()) {
