@@ -150,6 +150,8 @@ struct CarriedLoad {
   llvm::PHINode *Counter = nullptr;
   /// The address iteration 0 reads it from, one step before Next's.
   const llvm::SCEV *Before = nullptr;
+  /// A store that may write the address, assumed apart on the pragma's word.
+  llvm::Instruction *Assumed = nullptr;
 };
 
 /// Code that must run in iteration order: iteration k may run it only after
