@@ -44,6 +44,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -186,11 +187,37 @@ BasicBlock *hoist(Loop &L, const Check &C, LoopInfo &LI, DominatorTree &DT) {
 
 } // namespace
 
+/// Whether \p L checks something with a sanitizer: a branch to a handler's
+/// block, in the loop or, for a handler that aborts, out of it.
+static bool hasSanitizerCheck(const Loop &L) {
+  return any_of(L.blocks(), [](BasicBlock *BB) {
+    return any_of(successors(BB), [](BasicBlock *Succ) { return handlerCall(*Succ) != nullptr; });
+  });
+}
+
 bool memcoro::hoistInvariantSanitizerChecks(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
                                             AssumptionCache &AC, const TargetTransformInfo &TTI,
                                             const TargetLibraryInfo &TLI, OptimizationRemarkEmitter &ORE) {
-  if (!HoistChecks || !L.getLoopPreheader() || !L.getLoopLatch() || L.isLoopExiting(L.getHeader()))
+  if (!HoistChecks || !L.getLoopPreheader() || !L.getLoopLatch())
     return false;
+  // A check that ends the program was the latch, and SCCP folded it away
+  // after GVN proved it passes (-fno-sanitize-recover; KeepLoopMarks.cpp):
+  // the loop is left with its exit test in the header and a latch that only
+  // branches back, a `while` loop LoopRotate met in another shape. Rotated,
+  // as LoopRotate would rotate it now.
+  if (L.isLoopExiting(L.getHeader())) {
+    if (L.isLoopExiting(L.getLoopLatch()) || !hasSanitizerCheck(L))
+      return false;
+    const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
+    SimplifyQuery SQ(DL, &TLI, &DT, &AC);
+    if (!LoopRotation(&L, &LI, &TTI, &AC, &DT, &SE, /*MSSAU=*/nullptr, SQ, /*RotationOnly=*/true,
+                      /*Threshold=*/~0u, /*IsUtilMode=*/false))
+      return false;
+    ++NumLoopsRotated;
+    SE.forgetLoop(&L);
+    LLVM_DEBUG(dbgs() << "memcoro-split: the loop, its checked latch folded away, rotated\n");
+    return true;
+  }
   unsigned Hoisted = 0;
   // The checks from the header to the block that exits, each ending a block
   // the next one continues.
