@@ -29,6 +29,19 @@
 // unreported (a remark says so). With two, a part could overflow where the
 // serial total does not: such loops stay serial.
 //
+// A signed counter stepped with an overflow check (`for (NodeID u = 0; u <
+// g.num_nodes(); u++)`, an `int` counter against a 64-bit bound: GAP's pr,
+// cc, tc, sssp) has no trip count for scalar evolution: the checked sum may
+// wrap, where the unchecked `u + 1` may not (signed overflow is undefined),
+// and `sext(u + 1) < n` needs that; IndVars, which widens such a counter in
+// the build without the sanitizer, cannot widen an intrinsic. The check
+// still reports an overflow where it happens, in the serial loop and in the
+// interleaved one, and what the program does after that report is undefined
+// in either. So the latch steps the counter with `add nsw` beside the check
+// and compares `sext(u) + 1`, as the unchecked loop would. Memcoro-split
+// runs this once the loop is rotated, and then asks a fresh scalar
+// evolution: cached answers about the old step would not fold the new one.
+//
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split -S in.ll
 //
 //===----------------------------------------------------------------------===//
@@ -46,6 +59,7 @@
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -61,6 +75,7 @@ using namespace memcoro;
 
 STATISTIC(NumChecksHoisted, "Number of sanitizer checks of loop invariants moved before a marked loop");
 STATISTIC(NumLoopsRotated, "Number of marked loops rotated once their sanitizer checks were moved");
+STATISTIC(NumCheckedCounters, "Number of marked loops' signed counters stepped without wrapping beside their check");
 
 static cl::opt<bool> HoistChecks("memcoro-hoist-sanitizer-checks", cl::Hidden, cl::init(true),
                                  cl::desc("Run sanitizer checks of a marked loop's invariants once before it"));
@@ -250,4 +265,68 @@ bool memcoro::hoistInvariantSanitizerChecks(Loop &L, LoopInfo &LI, DominatorTree
            << std::to_string(Hoisted) << "), as they give the same answer in every iteration";
   });
   return true;
+}
+
+bool memcoro::stepCheckedCountersWithoutWrap(Loop &L) {
+  BasicBlock *Latch = L.getLoopLatch();
+  if (!Latch)
+    return false;
+  bool Changed = false;
+  for (PHINode &Phi : L.getHeader()->phis()) {
+    auto *Next = dyn_cast<ExtractValueInst>(Phi.getIncomingValueForBlock(Latch));
+    auto *II = Next ? dyn_cast<IntrinsicInst>(Next->getAggregateOperand()) : nullptr;
+    if (!II || II->getIntrinsicID() != Intrinsic::sadd_with_overflow || Next->getIndices()[0] != 0 ||
+        II->getArgOperand(0) != &Phi || !isa<ConstantInt>(II->getArgOperand(1)))
+      continue;
+    // The flag only sends the iteration to the report (the handler's block
+    // may first widen the counter for it).
+    auto onlyReports = [](const BasicBlock &BB) {
+      bool Handler = false;
+      for (const Instruction &I : BB) {
+        const auto *Call = dyn_cast<CallInst>(&I);
+        const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+        if (Callee && isUBSanHandler(*Callee))
+          Handler = true;
+        else if (!isa<CastInst>(I) && !I.isTerminator())
+          return false;
+      }
+      return Handler;
+    };
+    auto isFlag = [&](const ExtractValueInst &EV) {
+      return EV.getIndices()[0] == 1 && !EV.use_empty() && all_of(EV.users(), [&](const User *U) {
+               const auto *Br = dyn_cast<BranchInst>(U);
+               return Br && Br->isConditional() && onlyReports(*Br->getSuccessor(0));
+             });
+    };
+    bool Reported = false, Other = false;
+    for (const User *U : II->users()) {
+      const auto *EV = dyn_cast<ExtractValueInst>(U);
+      if (EV && isFlag(*EV))
+        Reported = true;
+      else if (!EV || EV->getIndices()[0] != 0)
+        Other = true;
+    }
+    if (!Reported || Other)
+      continue;
+    // In the latch, whose exit branch makes a wrapped (poison) step undefined
+    // behaviour; the body's own `u + 1` keeps the checked sum.
+    IRBuilder<> B(Latch->getFirstNonPHI());
+    Value *Step = B.CreateNSWAdd(&Phi, II->getArgOperand(1), Phi.getName() + ".next");
+    Next->replaceUsesWithIf(Step, [&](Use &U) {
+      auto *User = cast<Instruction>(U.getUser());
+      return User == &Phi || User->getParent() == Latch;
+    });
+    for (User *U : make_early_inc_range(Step->users()))
+      if (auto *Wide = dyn_cast<SExtInst>(U); Wide && Wide->getParent() == Latch) {
+        B.SetInsertPoint(Wide);
+        Value *Sum = B.CreateNSWAdd(B.CreateSExt(&Phi, Wide->getType()),
+                                    B.CreateSExt(II->getArgOperand(1), Wide->getType()), Wide->getName());
+        Wide->replaceAllUsesWith(Sum);
+        Wide->eraseFromParent();
+      }
+    LLVM_DEBUG(dbgs() << "memcoro-split: the checked counter " << Phi << " steps without wrapping\n");
+    ++NumCheckedCounters;
+    Changed = true;
+  }
+  return Changed;
 }

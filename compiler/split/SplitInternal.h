@@ -1058,6 +1058,11 @@ bool hoistInvariantSanitizerChecks(llvm::Loop &L, llvm::LoopInfo &LI, llvm::Domi
 bool onlyReportedBySanitizer(const llvm::Instruction &I);
 /// Whether \p I is the overflow flag of an update checked for overflow.
 bool isOverflowFlag(const llvm::Instruction &I);
+/// Steps each signed counter of \p L that a sanitizer checks for overflow
+/// with `add nsw` in the latch, beside the check, so that it has a trip
+/// count (SanitizerChecks.cpp). Scalar evolution must then be asked afresh;
+/// returns whether it changed any.
+bool stepCheckedCountersWithoutWrap(llvm::Loop &L);
 /// Instruction::Add or Mul for an addition or multiplication checked for
 /// overflow (llvm.sadd/uadd/smul/umul.with.overflow), else 0.
 unsigned checkedUpdateOpcode(const llvm::IntrinsicInst &II);
