@@ -319,23 +319,13 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     recordLoopSeen(*Target);
 
     auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-    {
-      auto &Shape = FAM.getResult<ScalarEvolutionAnalysis>(F);
-      prepareMarkedLoop(*Target, LI, DT, Shape, AC);
-      if (hoistInvariantSanitizerChecks(*Target, LI, DT, Shape, AC, FAM.getResult<TargetIRAnalysis>(F),
-                                        FAM.getResult<TargetLibraryAnalysis>(F), ORE))
-        prepareMarkedLoop(*Target, LI, DT, Shape, AC);
-    }
-    // Scalar evolution keeps what it built on the checked step (a sext it
-    // could not fold), whatever it is told to forget: asked afresh.
-    if (stepCheckedCountersWithoutWrap(*Target)) {
-      PreservedAnalyses Stale = PreservedAnalyses::all();
-      Stale.abandon<ScalarEvolutionAnalysis>();
-      FAM.invalidate(F, Stale);
-    }
-    auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    prepareMarkedLoop(*Target, LI, DT, SE, AC);
+    if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
+                                      FAM.getResult<TargetLibraryAnalysis>(F), ORE))
+      prepareMarkedLoop(*Target, LI, DT, SE, AC);
     if (speculateSiblingLoads(*Target, LI, DT, AC, ORE))
       SE.forgetLoop(Target);
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);

@@ -1045,9 +1045,9 @@ bool speculateSiblingLoads(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTre
                            llvm::OptimizationRemarkEmitter &ORE);
 
 /// Runs the sanitizer checks of the marked loop \p L's invariants that split
-/// its condition from its header once before the loop, and rotates it
-/// (SanitizerChecks.cpp). Run before legality; returns whether it changed
-/// the loop.
+/// its condition from its header once before the loop, and rotates it; steps
+/// its counters checked for overflow without wrapping (SanitizerChecks.cpp).
+/// Run before legality; returns whether it changed the loop.
 bool hoistInvariantSanitizerChecks(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT,
                                    llvm::ScalarEvolution &SE, llvm::AssumptionCache &AC,
                                    const llvm::TargetTransformInfo &TTI, const llvm::TargetLibraryInfo &TLI,
@@ -1058,11 +1058,6 @@ bool hoistInvariantSanitizerChecks(llvm::Loop &L, llvm::LoopInfo &LI, llvm::Domi
 bool onlyReportedBySanitizer(const llvm::Instruction &I);
 /// Whether \p I is the overflow flag of an update checked for overflow.
 bool isOverflowFlag(const llvm::Instruction &I);
-/// Steps each signed counter of \p L that a sanitizer checks for overflow
-/// with `add nsw` in the latch, beside the check, so that it has a trip
-/// count (SanitizerChecks.cpp). Scalar evolution must then be asked afresh;
-/// returns whether it changed any.
-bool stepCheckedCountersWithoutWrap(llvm::Loop &L);
 /// Instruction::Add or Mul for an addition or multiplication checked for
 /// overflow (llvm.sadd/uadd/smul/umul.with.overflow), else 0.
 unsigned checkedUpdateOpcode(const llvm::IntrinsicInst &II);
