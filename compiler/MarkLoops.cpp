@@ -13,6 +13,9 @@
 //                                  the loop survived to memcoro-split
 //   !{"llvm.loop.unroll.disable"}  unrolling would multiply the suspension
 //                                  points before memcoro-split sees the loop
+// and each scalar variable declared in its body is set to zero where its
+// lifetime starts, where it is uninitialised (BodyLocals.cpp), so that it
+// carries nothing from one iteration to the next.
 // Each remote() marker becomes `call @__memcoro_remote_base(ptr p)`, which
 // keeps the base visible to the remote-access analysis without costing the
 // optimiser anything. Each `#pragma memcoro ordered` marker,
@@ -27,6 +30,7 @@
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-mark -S in.ll
 //
 //===----------------------------------------------------------------------===//
+#include "BodyLocals.h"
 #include "MarkLoops.h"
 #include "MemcoroInternal.h"
 
@@ -187,6 +191,8 @@ private:
     bool Insist = Ops.consume_back(InsistSuffix);
     if (Ops.consume_front(ReassocSuffix))
       Props.push_back(MDNode::get(Ctx, {MDString::get(Ctx, ReassocMD), MDString::get(Ctx, Ops)}));
+    if (copiesMemoryIntoOuterLocal(*L))
+      Props.push_back(MDNode::get(Ctx, {MDString::get(Ctx, CopiesMemoryMD)}));
     // The user wants every remote access to be a suspension point.
     if (Insist)
       Props.push_back(MDNode::get(Ctx, {MDString::get(Ctx, InsistMD)}));
@@ -196,6 +202,7 @@ private:
       Props.insert(Props.begin(), Loc);
     MDNode *NewID = makePostTransformationMetadata(Ctx, L->getLoopID(), {}, Props);
     L->setLoopID(NewID);
+    restartBodyLocals(*L);
 
     // Its interleaved loop is no callee another unit should resume
     // (ResumableCallees.cpp).

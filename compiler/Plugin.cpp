@@ -5,6 +5,9 @@
 // clang runs them:
 //
 //   pipeline start     memcoro-mark       pragma markers -> loop metadata
+//   around SCCP        marked loops' metadata put back where SCCP folds a
+//                                         latch's branch and drops it
+//                                         (KeepLoopMarks.cpp)
 //   pipeline start     memcoro-sanitizer-handlers
 //                                         UBSan's handlers write only their
 //                                         arguments' memory (modules with
@@ -23,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 #include "AmuFarAccesses.h"
 #include "Finalize.h"
+#include "KeepLoopMarks.h"
 #include "LateSplit.h"
 #include "MarkLoops.h"
 #include "NestedCalls.h"
@@ -89,6 +93,7 @@ void registerPasses(PassBuilder &PB) {
     PIC->addClassToPassName(NestedCallsPass::name(), "memcoro-nested-calls");
     PIC->addClassToPassName(ProfileInstrumentPass::name(), "memcoro-profile-instrument");
     PIC->addClassToPassName(FinalizePass::name(), "memcoro-finalize");
+    keepLoopMarksThroughSCCP(*PIC);
   }
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(createModuleToFunctionPassAdaptor(MarkLoopsPass()));

@@ -186,6 +186,16 @@ Instruction *memcoro::beforeLocks(const SplitAnalyses &A, const Loop &L, ArrayRe
   for (Instruction *Lock : Before)
     if (all_of(Before, [&](Instruction *Other) { return Other == Lock || A.DT.dominates(Lock, Other); }))
       Place = Lock;
+  // A lock copied onto two paths (a sanitizer's check of the lock word
+  // before it, which jump threading duplicates the lock across): the yield
+  // goes where the paths part.
+  if (!Place && !Before.empty()) {
+    BasicBlock *Common = Before.front()->getParent();
+    for (Instruction *Lock : Before)
+      Common = A.DT.findNearestCommonDominator(Common, Lock->getParent());
+    if (Common && L.contains(Common) && A.LI.getLoopFor(Common) == &L)
+      return Common->getTerminator();
+  }
   if (Place)
     if (Loop *Spin = A.LI.getLoopFor(Place->getParent()); Spin != &L) {
       while (Spin->getParentLoop() != &L)

@@ -20,15 +20,32 @@
 // That is the load the source wrote. LLVM forwarded it because nothing in
 // the serial loop writes the location between the two reads; the other
 // iterations that now run in between do not write what this one reads (the
-// pragma's contract), and the loop writes no store to the same object at
-// all (alias analysis; two arguments may point into one array). The lowering makes the change before it copies or cuts the
-// loop, so the serial copy of run-time adaptation reads it the same way.
+// pragma's contract). The latch value may also be a phi of several loads of
+// that one address: with `int *off, *dist` the inner loop's store
+// `dist[adj[e]] = level` may write `off[u + 1]`, so LLVM reads the bound
+// again after it and hands on whichever read came last.
+//
+// A store the loop makes to the offsets' own object (`off[u + 1] = e`)
+// keeps the loop serial: the next iteration reads what this one wrote. A
+// store alias analysis cannot separate only because two pointers might
+// point into one array is the case the contract speaks for, as it does for
+// the dependence pairs SplitDependences.cpp assumes independent: the next
+// iteration reads `off[u]` itself in the source, and no other iteration
+// may write what it reads. It is named in the remark. Not so when the
+// source itself hands the value on (`start = starts[j + 1]` into a variable
+// declared before the loop, which memcoro-mark notes): the next iteration
+// reads nothing there, and any such store keeps the loop serial. The lowering makes the change before it copies or
+// cuts the loop, so the serial copy of run-time adaptation reads it the
+// same way.
 //
 //===----------------------------------------------------------------------===//
+#include "BodyLocals.h"
 #include "MemcoroInternal.h"
 #include "split/SplitInternal.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -38,6 +55,7 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
@@ -47,17 +65,41 @@ using namespace memcoro;
 
 STATISTIC(NumCarriedLoads, "Number of loads carried to the next iteration that each iteration reads again");
 
+/// The loads whose value \p V is, through phis of the loop \p L: empty
+/// unless every one is a plain load in the loop from one pointer.
+static SmallVector<LoadInst *, 4> loadsOfOneAddress(const Loop &L, Value *V) {
+  SmallVector<LoadInst *, 4> Loads;
+  SmallVector<Value *, 8> Work = {V};
+  SmallPtrSet<Value *, 8> Seen;
+  while (!Work.empty()) {
+    Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (auto *P = dyn_cast<PHINode>(X); P && L.contains(P) && Seen.size() <= 16) {
+      append_range(Work, P->incoming_values());
+      continue;
+    }
+    auto *Load = dyn_cast<LoadInst>(X);
+    if (!Load || !L.contains(Load) || !Load->isSimple() ||
+        (!Loads.empty() && Load->getPointerOperand() != Loads.front()->getPointerOperand()))
+      return {};
+    Loads.push_back(Load);
+  }
+  return Loads;
+}
+
 bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
   Loop &L = Plan.L;
-  auto *Next = dyn_cast<LoadInst>(Phi->getIncomingValueForBlock(Plan.Latch));
+  SmallVector<LoadInst *, 4> Reads = loadsOfOneAddress(L, Phi->getIncomingValueForBlock(Plan.Latch));
+  LoadInst *Next = Reads.empty() ? nullptr : Reads.front();
   auto *First = dyn_cast<LoadInst>(Phi->getIncomingValueForBlock(Plan.Preheader));
   auto fail = [&](const char *Why) {
     LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " does not carry a load to read again: " << Why
                       << "\n");
     return false;
   };
-  if (!Next || !First || !L.contains(Next) || !Next->isSimple() || Next->getType() != First->getType())
-    return fail("not a plain load carried from the latch");
+  if (!Next || !First || any_of(Reads, [&](LoadInst *R) { return R->getType() != First->getType(); }))
+    return fail("not a plain load, or loads of one address, carried from the latch");
   auto *Addr = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(Next->getPointerOperand()));
   if (!Addr || Addr->getLoop() != &L || !Addr->isAffine() || !isa<SCEVConstant>(Addr->getStepRecurrence(A.SE)))
     return fail("its address is not affine in the loop's counter");
@@ -80,12 +122,30 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
       Counter = &P;
   if (!Counter)
     return fail("no counter by one that does not wrap");
-  // Two pointers with different underlying objects may still point into
-  // one array (two arguments): alias analysis decides.
+  // A writer into the offsets' own object, or one alias analysis cannot
+  // trace to any object, hands a value to the next iteration through
+  // memory; one that may alias only because two pointers might share an
+  // array is assumed apart, as the pragma asserts.
   MemoryLocation Read(Next->getPointerOperand(), LocationSize::beforeOrAfterPointer(), Next->getAAMetadata());
-  if (firstWriterIn(A, L, Read))
+  const Value *Offsets = getUnderlyingObject(Next->getPointerOperand());
+  Instruction *Assumed = nullptr;
+  const bool SourceReadsIt = !findOptionMDForLoop(&L, CopiesMemoryMD);
+  Instruction *Writer = firstWriterIn(A, L, Read, [&](const Instruction &I) {
+    auto *Store = dyn_cast<StoreInst>(&I);
+    if (!SourceReadsIt)
+      return false;
+    if (!Store || !Store->isSimple() || A.AA.isMustAlias(MemoryLocation::get(Store), Read))
+      return false;
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Store->getPointerOperand(), Objects, &A.LI);
+    if (any_of(Objects, [&](const Value *O) { return O == Offsets || isa<PHINode>(O) || isa<SelectInst>(O); }))
+      return false;
+    Assumed = const_cast<Instruction *>(&I);
+    return true;
+  });
+  if (Writer)
     return fail("the loop may write the memory it is read from");
-  Plan.CarriedLoads.push_back({Phi, Next, Counter, Before});
+  Plan.CarriedLoads.push_back({Phi, Next, Counter, Before, Assumed});
   LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " carries" << *Next
                     << " to the next iteration; each iteration reads it again\n");
   return true;
@@ -109,7 +169,10 @@ void memcoro::readCarriedLoadsAgain(const SplitAnalyses &A, const LoopPlan &Plan
     ORE.emit([&] {
       return OptimizationRemarkAnalysis(RemarkPass, "CarriedLoad", remarkLocation(C.Next, Plan.L), C.Next->getParent())
              << "a value loaded in one iteration and handed to the next (as LLVM hands on off[u + 1] as the next "
-                "off[u]) is read again by each iteration, from where the previous one read it";
+                "off[u]) is read again by each iteration, from where the previous one read it"
+             << (C.Assumed ? "; assumed, as the pragma asserts, that " + accessPlace(*C.Assumed) +
+                                 " writes nothing another iteration reads there"
+                           : std::string());
     });
     C.Phi->replaceAllUsesWith(Again);
     C.Phi->eraseFromParent();

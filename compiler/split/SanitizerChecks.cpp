@@ -29,6 +29,18 @@
 // unreported (a remark says so). With two, a part could overflow where the
 // serial total does not: such loops stay serial.
 //
+// A signed counter stepped with an overflow check (`for (NodeID u = 0; u <
+// g.num_nodes(); u++)`, an `int` counter against a 64-bit bound: GAP's pr,
+// cc, tc, sssp) has no trip count for scalar evolution: the checked sum may
+// wrap, where the unchecked `u + 1` may not (signed overflow is undefined),
+// and `sext(u + 1) < n` needs that; IndVars, which widens such a counter in
+// the build without the sanitizer, cannot widen an intrinsic. The check
+// still reports an overflow where it happens, in the serial loop and in the
+// interleaved one, and what the program does after that report is undefined
+// in either. So the latch steps the counter with `add nsw` beside the check,
+// and a 64-bit counter of the same steps is compared with the bound, as
+// IndVars makes it without the sanitizer.
+//
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-split -S in.ll
 //
 //===----------------------------------------------------------------------===//
@@ -44,7 +56,9 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -60,6 +74,7 @@ using namespace memcoro;
 
 STATISTIC(NumChecksHoisted, "Number of sanitizer checks of loop invariants moved before a marked loop");
 STATISTIC(NumLoopsRotated, "Number of marked loops rotated once their sanitizer checks were moved");
+STATISTIC(NumCheckedCounters, "Number of marked loops' signed counters stepped without wrapping beside their check");
 
 static cl::opt<bool> HoistChecks("memcoro-hoist-sanitizer-checks", cl::Hidden, cl::init(true),
                                  cl::desc("Run sanitizer checks of a marked loop's invariants once before it"));
@@ -186,11 +201,117 @@ BasicBlock *hoist(Loop &L, const Check &C, LoopInfo &LI, DominatorTree &DT) {
 
 } // namespace
 
-bool memcoro::hoistInvariantSanitizerChecks(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
-                                            AssumptionCache &AC, const TargetTransformInfo &TTI,
-                                            const TargetLibraryInfo &TLI, OptimizationRemarkEmitter &ORE) {
-  if (!HoistChecks || !L.getLoopPreheader() || !L.getLoopLatch() || L.isLoopExiting(L.getHeader()))
+/// Whether \p L checks something with a sanitizer: a branch to a handler's
+/// block, in the loop or, for a handler that aborts, out of it.
+static bool hasSanitizerCheck(const Loop &L) {
+  return any_of(L.blocks(), [](BasicBlock *BB) {
+    return any_of(successors(BB), [](BasicBlock *Succ) { return handlerCall(*Succ) != nullptr; });
+  });
+}
+
+/// Steps each signed counter of \p L that a sanitizer checks for overflow
+/// with `add nsw` in the latch, beside the check, so that it has a trip count.
+static bool stepCheckedCountersWithoutWrap(Loop &L) {
+  BasicBlock *Latch = L.getLoopLatch();
+  if (!Latch)
     return false;
+  bool Changed = false;
+  for (PHINode &Phi : L.getHeader()->phis()) {
+    auto *Next = dyn_cast<ExtractValueInst>(Phi.getIncomingValueForBlock(Latch));
+    auto *II = Next ? dyn_cast<IntrinsicInst>(Next->getAggregateOperand()) : nullptr;
+    if (!II || II->getIntrinsicID() != Intrinsic::sadd_with_overflow || Next->getIndices()[0] != 0 ||
+        II->getArgOperand(0) != &Phi || !isa<ConstantInt>(II->getArgOperand(1)))
+      continue;
+    // The flag only sends the iteration to the report (the handler's block
+    // may first widen the counter for it).
+    auto onlyReports = [](const BasicBlock &BB) {
+      bool Handler = false;
+      for (const Instruction &I : BB) {
+        const auto *Call = dyn_cast<CallInst>(&I);
+        const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+        if (Callee && isUBSanHandler(*Callee))
+          Handler = true;
+        else if (!isa<CastInst>(I) && !I.isTerminator())
+          return false;
+      }
+      return Handler;
+    };
+    auto isFlag = [&](const ExtractValueInst &EV) {
+      return EV.getIndices()[0] == 1 && !EV.use_empty() && all_of(EV.users(), [&](const User *U) {
+               const auto *Br = dyn_cast<BranchInst>(U);
+               return Br && Br->isConditional() && onlyReports(*Br->getSuccessor(0));
+             });
+    };
+    bool Reported = false, Other = false;
+    for (const User *U : II->users()) {
+      const auto *EV = dyn_cast<ExtractValueInst>(U);
+      if (EV && isFlag(*EV))
+        Reported = true;
+      else if (!EV || EV->getIndices()[0] != 0)
+        Other = true;
+    }
+    if (!Reported || Other)
+      continue;
+    // In the latch, whose exit branch makes a wrapped (poison) step undefined
+    // behaviour; the body's own `u + 1` keeps the checked sum.
+    IRBuilder<> B(Latch->getFirstNonPHI());
+    Value *Step = B.CreateNSWAdd(&Phi, II->getArgOperand(1), Phi.getName() + ".next");
+    Next->replaceUsesWithIf(Step, [&](Use &U) {
+      auto *User = cast<Instruction>(U.getUser());
+      return User == &Phi || User->getParent() == Latch;
+    });
+    // Compared widened (`sext(u + 1) < n`), the step goes through a 64-bit
+    // counter of its own: scalar evolution would not fold the sext of the
+    // 32-bit one, which it built before the step had its flags.
+    PHINode *Wide = nullptr;
+    Value *WideNext = nullptr;
+    for (User *U : make_early_inc_range(Step->users()))
+      if (auto *Ext = dyn_cast<SExtInst>(U); Ext && Ext->getParent() == Latch) {
+        if (!Wide) {
+          Type *Ty = Ext->getType();
+          BasicBlock *Preheader = L.getLoopPreheader();
+          IRBuilder<> Pre(Preheader->getTerminator());
+          Wide = PHINode::Create(Ty, 2, Phi.getName() + ".wide", L.getHeader()->getFirstNonPHI());
+          Wide->addIncoming(Pre.CreateSExt(Phi.getIncomingValueForBlock(Preheader), Ty), Preheader);
+          B.SetInsertPoint(cast<Instruction>(Step)->getNextNode());
+          WideNext = B.CreateNSWAdd(Wide, B.CreateSExt(II->getArgOperand(1), Ty), Wide->getName() + ".next");
+          Wide->addIncoming(WideNext, Latch);
+        }
+        if (Ext->getType() != Wide->getType())
+          continue;
+        Ext->replaceAllUsesWith(WideNext);
+        Ext->eraseFromParent();
+      }
+    LLVM_DEBUG(dbgs() << "memcoro-split: the checked counter " << Phi << " steps without wrapping\n");
+    ++NumCheckedCounters;
+    Changed = true;
+  }
+  return Changed;
+}
+
+static bool hoistAndRotate(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC,
+                           const TargetTransformInfo &TTI, const TargetLibraryInfo &TLI,
+                           OptimizationRemarkEmitter &ORE) {
+  if (!HoistChecks || !L.getLoopPreheader() || !L.getLoopLatch())
+    return false;
+  // A check that ends the program was the latch, and SCCP folded it away
+  // after GVN proved it passes (-fno-sanitize-recover; KeepLoopMarks.cpp):
+  // the loop is left with its exit test in the header and a latch that only
+  // branches back, a `while` loop LoopRotate met in another shape. Rotated,
+  // as LoopRotate would rotate it now.
+  if (L.isLoopExiting(L.getHeader())) {
+    if (L.isLoopExiting(L.getLoopLatch()) || !hasSanitizerCheck(L))
+      return false;
+    const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
+    SimplifyQuery SQ(DL, &TLI, &DT, &AC);
+    if (!LoopRotation(&L, &LI, &TTI, &AC, &DT, &SE, /*MSSAU=*/nullptr, SQ, /*RotationOnly=*/true,
+                      /*Threshold=*/~0u, /*IsUtilMode=*/false))
+      return false;
+    ++NumLoopsRotated;
+    SE.forgetLoop(&L);
+    LLVM_DEBUG(dbgs() << "memcoro-split: the loop, its checked latch folded away, rotated\n");
+    return true;
+  }
   unsigned Hoisted = 0;
   // The checks from the header to the block that exits, each ending a block
   // the next one continues.
@@ -223,4 +344,16 @@ bool memcoro::hoistInvariantSanitizerChecks(Loop &L, LoopInfo &LI, DominatorTree
            << std::to_string(Hoisted) << "), as they give the same answer in every iteration";
   });
   return true;
+}
+
+bool memcoro::hoistInvariantSanitizerChecks(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
+                                            AssumptionCache &AC, const TargetTransformInfo &TTI,
+                                            const TargetLibraryInfo &TLI, OptimizationRemarkEmitter &ORE) {
+  bool Changed = hoistAndRotate(L, LI, DT, SE, AC, TTI, TLI, ORE);
+  // Once rotated: the exit test is then in the latch.
+  if (stepCheckedCountersWithoutWrap(L)) {
+    SE.forgetLoop(&L);
+    Changed = true;
+  }
+  return Changed;
 }

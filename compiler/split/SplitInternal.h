@@ -150,6 +150,8 @@ struct CarriedLoad {
   llvm::PHINode *Counter = nullptr;
   /// The address iteration 0 reads it from, one step before Next's.
   const llvm::SCEV *Before = nullptr;
+  /// A store that may write the address, assumed apart on the pragma's word.
+  llvm::Instruction *Assumed = nullptr;
 };
 
 /// Code that must run in iteration order: iteration k may run it only after
@@ -1070,9 +1072,9 @@ bool unwindEndsProgram(const llvm::Instruction &I);
 bool blockEndsProgram(const llvm::BasicBlock *BB);
 
 /// Runs the sanitizer checks of the marked loop \p L's invariants that split
-/// its condition from its header once before the loop, and rotates it
-/// (SanitizerChecks.cpp). Run before legality; returns whether it changed
-/// the loop.
+/// its condition from its header once before the loop, and rotates it; steps
+/// its counters checked for overflow without wrapping (SanitizerChecks.cpp).
+/// Run before legality; returns whether it changed the loop.
 bool hoistInvariantSanitizerChecks(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT,
                                    llvm::ScalarEvolution &SE, llvm::AssumptionCache &AC,
                                    const llvm::TargetTransformInfo &TTI, const llvm::TargetLibraryInfo &TLI,

@@ -1,0 +1,122 @@
+//===- KeepLoopMarks.cpp - marked loops' metadata through SCCP ------------===//
+//
+// A marked loop is known to memcoro-split by its !llvm.loop metadata
+// (MarkLoops.cpp), which sits on the branch of the loop's latch. LLVM 19's
+// SCCP, when it finds such a branch's condition constant, replaces the branch
+// by an unconditional one and does not copy the metadata: the loop is still
+// there, but unmarked, and memcoro-finalize says "removed by earlier
+// optimisations". Under -fno-sanitize-recover=undefined (or
+// -fsanitize-trap) this happens to whole programs: a check whose failure
+// ends the program becomes the latch, loop unswitching and GVN prove it
+// passes, and SCCP folds it (hashjoin's probe, hashbuild's build loop).
+//
+// Not a pass: pass-instrumentation callbacks around SCCP and IPSCCP, for
+// functions memcoro-mark marked. Before the pass, the latch and header of
+// each marked loop are noted; after it, a latch whose branch now goes
+// unconditionally to the same header while no branch of the function carries
+// the loop's metadata any more gets it back. A latch folded towards the exit
+// is no loop any more and stays as it is.
+//
+//===----------------------------------------------------------------------===//
+#include "KeepLoopMarks.h"
+#include "MemcoroInternal.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+
+#include <memory>
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-keep-marks"
+
+STATISTIC(NumMarksRestored, "Number of marked loops whose metadata SCCP dropped, put back");
+
+namespace {
+
+struct Mark {
+  BasicBlock *Latch;
+  BasicBlock *Header;
+  MDNode *LoopID;
+};
+
+class MarkKeeper {
+public:
+  void before(StringRef PassID, Any IR) {
+    Marks.clear();
+    if (!isSCCP(PassID))
+      return;
+    forEachMarkedFunction(IR, [&](Function &F) {
+      DominatorTree DT(F);
+      LoopInfo LI(DT);
+      for (Loop *L : LI.getLoopsInPreorder())
+        if (getMarkedParallelism(*L) && L->getLoopLatch())
+          Marks[&F].push_back({L->getLoopLatch(), L->getHeader(), L->getLoopID()});
+    });
+  }
+
+  void after(StringRef PassID, Any IR) {
+    if (Marks.empty())
+      return;
+    forEachMarkedFunction(IR, [&](Function &F) {
+      auto It = Marks.find(&F);
+      if (It == Marks.end())
+        return;
+      SmallPtrSet<const BasicBlock *, 32> Blocks;
+      SmallPtrSet<const MDNode *, 4> Kept;
+      for (BasicBlock &BB : F) {
+        Blocks.insert(&BB);
+        if (Instruction *T = BB.getTerminator())
+          if (MDNode *ID = T->getMetadata(LLVMContext::MD_loop))
+            Kept.insert(ID);
+      }
+      for (const Mark &M : It->second) {
+        if (Kept.count(M.LoopID) || !Blocks.count(M.Latch) || !Blocks.count(M.Header))
+          continue;
+        auto *Br = dyn_cast_or_null<BranchInst>(M.Latch->getTerminator());
+        if (!Br || Br->isConditional() || Br->getSuccessor(0) != M.Header)
+          continue;
+        LLVM_DEBUG(dbgs() << "memcoro-keep-marks: " << PassID << " dropped the metadata of a marked loop in "
+                          << F.getName() << "; put back\n");
+        Br->setMetadata(LLVMContext::MD_loop, M.LoopID);
+        ++NumMarksRestored;
+      }
+    });
+    Marks.clear();
+  }
+
+private:
+  static bool isSCCP(StringRef PassID) { return PassID == "SCCPPass" || PassID == "IPSCCPPass"; }
+
+  template <typename Fn> static void forEachMarkedFunction(Any IR, Fn &&Visit) {
+    auto visit = [&](const Function *F) {
+      if (F && !F->isDeclaration() && F->hasFnAttribute(MarkedFnAttr))
+        Visit(const_cast<Function &>(*F));
+    };
+    if (const auto *F = llvm::any_cast<const Function *>(&IR))
+      visit(*F);
+    else if (const auto *M = llvm::any_cast<const Module *>(&IR))
+      for (const Function &F : **M)
+        visit(&F);
+  }
+
+  DenseMap<const Function *, SmallVector<Mark, 2>> Marks;
+};
+
+} // namespace
+
+void memcoro::keepLoopMarksThroughSCCP(PassInstrumentationCallbacks &PIC) {
+  auto Keeper = std::make_shared<MarkKeeper>();
+  PIC.registerBeforeNonSkippedPassCallback([Keeper](StringRef PassID, Any IR) { Keeper->before(PassID, IR); });
+  PIC.registerAfterPassCallback(
+      [Keeper](StringRef PassID, Any IR, const PreservedAnalyses &) { Keeper->after(PassID, IR); });
+}
