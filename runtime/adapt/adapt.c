@@ -257,9 +257,17 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   // won by far at the check before) pairs again when interleaving got much
   // slower than then: the data may have moved nearer the core.
   bool repair = (s->flags & MEMCORO_ADAPT_SAMPLE) && s->unsampled && s->best_cpi * 2 > s->last_cpi * 3;
+  // The climb's trials ran on later stretches than the serial sample, which
+  // was paired with the first trial only: a decision to interleave at
+  // another n rests on a pair of its own, unless it wins by far. sssp at
+  // 2^21 vertices lost to serial in the pair at 64 (32,715 against 33,840
+  // cycles per 1024 iterations) and interleaved at 48 on a trial of the next
+  // stretch (28,471), where interleaving runs at half the serial speed.
+  bool unpaired = (s->flags & MEMCORO_ADAPT_SAMPLE) && !s->unsampled && s->best != s->start &&
+                  better(s->best_cpi, s->serial_cpi) && s->best_cpi * WIDE_MARGIN >= s->serial_cpi;
   if (next)
     measure(s, TRIAL, next);
-  else if (repair)
+  else if (repair || unpaired)
     pair(s);
   else
     decide(s);

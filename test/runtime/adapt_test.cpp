@@ -266,4 +266,16 @@ TEST(Adapt, APreemptedSerialSampleIsSampledAgain) {
   EXPECT_LT(r.interleaved * 100, (r.serial + r.interleaved) * 3) << "interleaved only in trials and the one reversal";
 }
 
+// Iterations grow cheaper along the loop and interleaving is 5% slower at
+// every n: the pair at the first n loses, and a trial of the climb, on a
+// cheaper stretch further on, beats the serial sample of the earlier one.
+// A decision to interleave at that n is paired again first.
+TEST(Adapt, AClimbsBestNIsPairedBeforeItInterleaves) {
+  SiteCost cheaper = [](uint32_t n, uint64_t i) -> uint64_t { return (n ? 105 : 100) * 65536 / (16384 + i); };
+  memcoro_adapt s = {};
+  Tally r;
+  execute(s, Sample | ChooseN, 64, 64, 1 << 16, cheaper, r);
+  EXPECT_EQ(s.run, 1u) << "serial";
+}
+
 } // namespace
