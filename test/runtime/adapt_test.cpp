@@ -276,6 +276,7 @@ TEST(Adapt, AClimbsBestNIsPairedBeforeItInterleaves) {
   Tally r;
   execute(s, Sample | ChooseN, 64, 64, 1 << 16, cheaper, r);
   EXPECT_EQ(s.run, 1u) << "serial";
+  EXPECT_LT(r.interleaved, r.serial) << "interleaved in the trials only (two thirds of the loop without the pair)";
 }
 
 } // namespace
