@@ -131,7 +131,15 @@ static void start_check(struct memcoro_adapt *s) {
   s->cycles = 0;
   s->check_iters = 0;
   s->check_cycles = 0;
-  bool sample = (s->flags & MEMCORO_ADAPT_SAMPLE) && (!wide_margin(s) || ++s->unsampled >= SAMPLE_EVERY);
+  // A decision that no check has confirmed yet (its budget is the first)
+  // is checked with a sample again: a serial sample that a preemption
+  // spoilt (sssp at 2^21 vertices: 14 M cycles per 1024 iterations, against
+  // 20-200 K) gave a wide margin that then skipped the samples which would
+  // have shown it, and the loop interleaved at half the serial speed for
+  // three more checks.
+  bool unconfirmed = s->recheck <= MEMCORO_ADAPT_RECHECK_FIRST;
+  bool sample = (s->flags & MEMCORO_ADAPT_SAMPLE) &&
+                (!wide_margin(s) || unconfirmed || ++s->unsampled >= SAMPLE_EVERY);
   s->start = s->best;
   s->last_cpi = s->best_cpi;
   s->best_cpi = UINT64_MAX;
@@ -183,8 +191,10 @@ static void decide(struct memcoro_adapt *s) {
   // rests on one measurement, which a preemption or a burst of another
   // process's traffic can spoil: either holds only for as long as its check
   // took, until a second check agrees.
+  // The first decision is not a reversal: one that reverses it is
+  // provisional too.
   bool provisional = first || (!confirmed && !s->reversing);
-  s->reversing = provisional;
+  s->reversing = provisional && !first;
   if (provisional)
     s->budget = s->check_iters;
   s->phase = RUN;
@@ -247,9 +257,17 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   // won by far at the check before) pairs again when interleaving got much
   // slower than then: the data may have moved nearer the core.
   bool repair = (s->flags & MEMCORO_ADAPT_SAMPLE) && s->unsampled && s->best_cpi * 2 > s->last_cpi * 3;
+  // The climb's trials ran on later stretches than the serial sample, which
+  // was paired with the first trial only: a decision to interleave at
+  // another n rests on a pair of its own, unless it wins by far. sssp at
+  // 2^21 vertices lost to serial in the pair at 64 (32,715 against 33,840
+  // cycles per 1024 iterations) and interleaved at 48 on a trial of the next
+  // stretch (28,471), where interleaving runs at half the serial speed.
+  bool unpaired = (s->flags & MEMCORO_ADAPT_SAMPLE) && !s->unsampled && s->best != s->start &&
+                  better(s->best_cpi, s->serial_cpi) && s->best_cpi * WIDE_MARGIN >= s->serial_cpi;
   if (next)
     measure(s, TRIAL, next);
-  else if (repair)
+  else if (repair || unpaired)
     pair(s);
   else
     decide(s);
@@ -294,9 +312,26 @@ static bool serial_measured(const struct memcoro_adapt *s) {
 // to the interleaved ones measured so far (MEMCORO_ADAPT_SAMPLE_ITERS to a
 // trial's quota), and doubles once the trial is measured and the serial side
 // is still too short to time (cache-resident data).
+//
+// Beyond that it keeps pace with the trial, growing at most PACE_GROWTH
+// times a window: as many iterations as the trial has run, or as many cycles
+// where the serial loop is the dearer way, so that both ways are measured on
+// equal shares of the same stretch. With serial windows a sixteenth of the
+// trial's, sssp at 2^21 vertices measured interleaving 10-35% faster than
+// the serial loop in its early rounds, where it runs at 0.43-0.85x serial
+// (`-mllvm -memcoro-adapt-force=interleaved`), and interleaved a tenth of
+// its iterations (0.84-0.94x serial); paced by cycles alone, it still did.
+enum { PACE_GROWTH = 8 };
 static uint64_t serial_window(const struct memcoro_adapt *s) {
   uint64_t target = s->iters * MEMCORO_ADAPT_SAMPLE_ITERS / trial_iters(s);
   uint64_t window = target > s->paired_iters ? target - s->paired_iters : 0;
+  if (s->paired_cycles && s->iters > s->paired_iters && s->cycles > s->paired_cycles) {
+    uint64_t by_iters = s->iters - s->paired_iters;
+    uint64_t by_cycles = (s->cycles - s->paired_cycles) * s->paired_iters / s->paired_cycles;
+    uint64_t pace = by_iters < by_cycles ? by_iters : by_cycles, most = PACE_GROWTH * s->paired_iters;
+    pace = pace < most ? pace : most;
+    window = window > pace ? window : pace;
+  }
   if (trial_measured(s) && window < s->paired_iters)
     window = s->paired_iters;
   return window > FIRST_SAMPLE_WINDOW ? window : FIRST_SAMPLE_WINDOW;
@@ -331,8 +366,11 @@ static uint64_t decision(const struct memcoro_adapt *s) {
   case TRIAL:
     return MEMCORO_ADAPT_DECISION(remaining(s), s->trial);
   default:
-    return MEMCORO_ADAPT_DECISION(s->budget < MEMCORO_ADAPT_WINDOW ? s->budget : MEMCORO_ADAPT_WINDOW,
-                                  s->serial ? 0 : s->best);
+    // The rest of the budget in one window: an execution that began measured
+    // reads the cycle counter and calls here around every window, and in
+    // windows of 16 Ki that cost sssp's cheap rounds (a cycle per unreached
+    // vertex) about 3% of their time.
+    return MEMCORO_ADAPT_DECISION(s->budget, s->serial ? 0 : s->best);
   }
 }
 

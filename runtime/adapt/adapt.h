@@ -22,13 +22,12 @@ enum {
 };
 
 /* Iterations per measurement: a serial sample, an interleaved trial of one n
- * (at least MEMCORO_ADAPT_TRIAL, and 64 iterations per slot), a measured
- * window once decided, and the iterations between two checks (doubling from
- * the first to the last while the decision holds). */
+ * (at least MEMCORO_ADAPT_TRIAL, and 64 iterations per slot), and the
+ * iterations between two checks (doubling from the first to the last while
+ * the decision holds). */
 enum {
   MEMCORO_ADAPT_SAMPLE_ITERS = 256,
   MEMCORO_ADAPT_TRIAL = 1024,
-  MEMCORO_ADAPT_WINDOW = 16384,
 };
 #define MEMCORO_ADAPT_RECHECK_FIRST (16u * 1024)
 #define MEMCORO_ADAPT_RECHECK_LAST (4u * 1024 * 1024)

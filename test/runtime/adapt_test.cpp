@@ -22,12 +22,15 @@ using SiteCost = std::function<uint64_t(uint32_t n, uint64_t i)>;
 struct Tally {
   uint64_t serial = 0, interleaved = 0; // iterations run each way
   uint64_t at_n[256] = {};
+  uint64_t windows = 0; // the controller was asked about
 };
 
 // One execution of a loop of `trips` iterations, as the generated code runs it.
-// `drain`: cycles each interleaved window adds (a pipeline's fill and drain).
+// `drain`: cycles each interleaved window adds (a pipeline's fill and drain);
+// `window`: cycles every window adds beyond the controller's estimate of the
+// cycle counter's own cost.
 void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, const SiteCost &cost,
-             Tally &run, uint64_t drain = 0) {
+             Tally &run, uint64_t drain = 0, uint64_t window = 0) {
   auto account = [&](uint64_t n, uint64_t iters) {
     (n ? run.interleaved : run.serial) += iters;
     run.at_n[n] += iters;
@@ -43,7 +46,8 @@ void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint6
     uint64_t len = std::max<uint64_t>(decision >> 8, 1), n = decision & 255;
     uint64_t hi = std::min(lo + len, trips);
     account(n, hi - lo);
-    uint64_t cycles = (n ? drain : 0) + s.overhead;
+    ++run.windows;
+    uint64_t cycles = (n ? drain : 0) + s.overhead + window;
     for (uint64_t i = lo; i < hi; ++i)
       cycles += cost(uint32_t(n), i);
     decision = __memcoro_adapt_next(&s, hi - lo, cycles);
@@ -52,8 +56,8 @@ void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint6
 }
 
 void execute(memcoro_adapt &s, uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, const Cost &cost,
-             Tally &run, uint64_t drain = 0) {
-  execute(s, flags, n0, nmax, trips, [&](uint32_t n, uint64_t) { return cost(n); }, run, drain);
+             Tally &run, uint64_t drain = 0, uint64_t window = 0) {
+  execute(s, flags, n0, nmax, trips, [&](uint32_t n, uint64_t) { return cost(n); }, run, drain, window);
 }
 
 Tally simulate(uint32_t flags, uint32_t n0, uint32_t nmax, uint64_t trips, uint64_t executions, const Cost &cost,
@@ -208,6 +212,71 @@ TEST(Adapt, FollowsDataThatMovesNearer) {
   // The table now fits in the cache: interleaving is the slower way.
   simulate(Sample | ChooseN, 32, 64, 1 << 20, 16, [](uint32_t n) { return n ? 120 : 40; }, s);
   EXPECT_EQ(s.run, 1u);
+}
+
+// An execution longer than the decision's budget runs measured: every window
+// reads the cycle counter twice (trapped to the hypervisor, about 70 ns each)
+// and calls the controller. Once decided, the rest of the budget is one
+// window, not windows of 16 Ki iterations: sssp's rounds of 2 Mi vertices
+// cost about a cycle each where most are unreached.
+TEST(Adapt, ADecidedBudgetRunsAsOneWindow) {
+  memcoro_adapt s = {};
+  Tally r;
+  for (int e = 0; e < 8; ++e)
+    execute(s, Sample | ChooseN, 64, 64, 1 << 21, [](uint32_t n) -> uint64_t { return n ? 3 : 1; }, r);
+  EXPECT_EQ(s.run, 1u) << "serial";
+  // The checks' own windows: about one per 64 Ki iterations here (one per
+  // 16 Ki when decided budgets ran in windows of 16 Ki).
+  EXPECT_LT(r.windows * 32768, r.serial);
+}
+
+// sssp at 2^21 vertices in its early rounds: interleaving is 15% slower, and
+// each window costs more than the controller takes off for it (the trapped
+// reads of the cycle counter vary by about a thousand cycles; the serial
+// loop's streams restart). Serial windows a sixteenth of the trial's took
+// that at several times its share and made interleaving look faster; serial
+// windows that keep pace with the trial take it at the same share.
+TEST(Adapt, SerialWindowsKeepPaceWithTheTrial) {
+  memcoro_adapt s = {};
+  Tally r;
+  for (int e = 0; e < 4; ++e)
+    execute(s, Sample | ChooseN, 64, 64, 1 << 20, Cost([](uint32_t n) -> uint64_t { return n ? 23 : 20; }), r, 0, 700);
+  EXPECT_EQ(s.run, 1u) << "serial";
+  EXPECT_LT(r.interleaved * 100, (r.serial + r.interleaved) * 5) << "checks cost under 5% of the iterations";
+}
+
+// A serial sample that a preemption spoilt (sssp at 2^21 vertices: 70 times
+// its cost) makes interleaving look more than twice as fast. The reversal is
+// provisional, and the check that would confirm it samples again instead of
+// skipping the sample for the wide margin.
+TEST(Adapt, APreemptedSerialSampleIsSampledAgain) {
+  memcoro_adapt s = {};
+  Tally r;
+  bool spoilt = false; // the serial samples after the first decision, until the loop interleaves
+  SiteCost cost = [&](uint32_t n, uint64_t) -> uint64_t {
+    if (n) {
+      spoilt = spoilt || s.phase == 4;
+      return 110;
+    }
+    return s.phase != 4 && s.run == 1 && !spoilt ? 100 * 70 : 100;
+  };
+  for (int e = 0; e < 16; ++e)
+    execute(s, Sample | ChooseN, 64, 64, 1 << 18, cost, r);
+  EXPECT_EQ(s.run, 1u) << "serial";
+  EXPECT_LT(r.interleaved * 100, (r.serial + r.interleaved) * 3) << "interleaved only in trials and the one reversal";
+}
+
+// Iterations grow cheaper along the loop and interleaving is 5% slower at
+// every n: the pair at the first n loses, and a trial of the climb, on a
+// cheaper stretch further on, beats the serial sample of the earlier one.
+// A decision to interleave at that n is paired again first.
+TEST(Adapt, AClimbsBestNIsPairedBeforeItInterleaves) {
+  SiteCost cheaper = [](uint32_t n, uint64_t i) -> uint64_t { return (n ? 105 : 100) * 65536 / (16384 + i); };
+  memcoro_adapt s = {};
+  Tally r;
+  execute(s, Sample | ChooseN, 64, 64, 1 << 16, cheaper, r);
+  EXPECT_EQ(s.run, 1u) << "serial";
+  EXPECT_LT(r.interleaved, r.serial) << "interleaved in the trials only (two thirds of the loop without the pair)";
 }
 
 } // namespace
