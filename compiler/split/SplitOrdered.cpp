@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
 #include "split/SplitInternal.h"
+#include "split/ClaimTests.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
@@ -259,10 +260,10 @@ private:
 
 } // namespace
 
-/// `x = p[i]; if (x < 0) p[i] = v;` (any comparison of the loaded value with a
-/// constant, the store on one side of it, a value that differs between
-/// iterations): the first iteration to find the sentinel wins, so the order
-/// decides the answer. Only when nothing else in the loop touches the same
+/// `x = p[i]; if (x < 0) p[i] = v;` (any comparison of the loaded value, or
+/// of bits of it, with a constant, the store on one side of it claiming the
+/// location: branchesTesting and claimsBehind, ClaimTests.cpp): the first
+/// iteration to find the sentinel wins, so the order decides the answer. Only when nothing else in the loop touches the same
 /// object: otherwise this is a dependence the test alone does not describe,
 /// and when that other access is another such test, UnorderedClaim says so.
 void OrderedPlanner::findFirstWriterWins() {
@@ -281,41 +282,34 @@ void OrderedPlanner::findFirstWriterWins() {
     if (!Load || Load->isVolatile())
       continue;
     Value *Ptr = Load->getPointerOperand();
-    for (User *U : Load->users()) {
-      auto *Cmp = dyn_cast<ICmpInst>(U);
-      if (!Cmp || !isa<Constant>(Cmp->getOperand(1)) || Cmp->getOperand(0) != Load)
-        continue;
-      for (User *CU : Cmp->users()) {
-        auto *Br = dyn_cast<BranchInst>(CU);
-        if (!Br || !Br->isConditional() || !L.contains(Br))
+    for (BranchInst *Br : branchesTesting(L, *Load)) {
+      StoreInst *Store = nullptr;
+      for (Instruction *Other : Accesses) {
+        auto *S = dyn_cast<StoreInst>(Other);
+        if (!S || byteDistance(S->getPointerOperand(), Ptr, A.DL) != 0)
           continue;
-        StoreInst *Store = nullptr;
-        for (Instruction *Other : Accesses) {
-          auto *S = dyn_cast<StoreInst>(Other);
-          if (!S || byteDistance(S->getPointerOperand(), Ptr, A.DL) != 0 || L.isLoopInvariant(S->getValueOperand()))
-            continue;
-          BasicBlock *SBB = S->getParent();
-          if (A.DT.dominates(BasicBlockEdge(Br->getParent(), Br->getSuccessor(0)), SBB) ||
-              A.DT.dominates(BasicBlockEdge(Br->getParent(), Br->getSuccessor(1)), SBB))
+        for (unsigned Side = 0; Side < 2; ++Side) {
+          BasicBlockEdge Edge(Br->getParent(), Br->getSuccessor(Side));
+          if (A.DT.dominates(Edge, S->getParent()) && claimsBehind(A, L, Edge, *S))
             Store = S;
         }
-        if (!Store)
-          continue;
-        const Value *Object = getUnderlyingObject(Ptr);
-        bool Alone = all_of(Accesses, [&](Instruction *Other) {
-          return Other == Load || Other == Store || getUnderlyingObject(accessedPointer(*Other)) != Object;
-        });
-        if (!Alone) {
-          LLVM_DEBUG(dbgs() << "memcoro-split: first-writer-wins test at" << *Load
-                            << " is not the only access to its object; not ordered\n");
-          NotAlone.push_back({Load, Store, Object});
-          continue;
-        }
-        if (any_of(Plan.Ordered, [&](const OrderedPoint &P) { return P.At == Load; }))
-          continue;
-        Plan.Ordered.push_back({OrderedPoint::FirstWriterWins, Load, Store});
-        ++NumFirstWriterWins;
       }
+      if (!Store)
+        continue;
+      const Value *Object = getUnderlyingObject(Ptr);
+      bool Alone = all_of(Accesses, [&](Instruction *Other) {
+        return Other == Load || Other == Store || getUnderlyingObject(accessedPointer(*Other)) != Object;
+      });
+      if (!Alone) {
+        LLVM_DEBUG(dbgs() << "memcoro-split: first-writer-wins test at" << *Load
+                          << " is not the only access to its object; not ordered\n");
+        NotAlone.push_back({Load, Store, Object});
+        continue;
+      }
+      if (any_of(Plan.Ordered, [&](const OrderedPoint &P) { return P.At == Load; }))
+        continue;
+      Plan.Ordered.push_back({OrderedPoint::FirstWriterWins, Load, Store});
+      ++NumFirstWriterWins;
     }
   }
   for (const Claim &C : NotAlone)
