@@ -64,6 +64,7 @@ std::optional<SerialReason> SplitLegality::checkLoop() {
 }
 
 std::optional<SerialReason> SplitLegality::checkPlan() {
+  dropAppendSuspensions(Plan);
   if (auto Why = placeSuspensionsOutsideLocks(A, Plan))
     return Why;
   return checkUpdatesNotSplit();
@@ -821,7 +822,14 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
     for (Instruction &I : *BB) {
       if (isa<LoadInst>(&I))
         Loads.push_back(&I);
-      else if (isa<StoreInst>(&I) || isa<AtomicRMWInst>(&I) || isa<AtomicCmpXchgInst>(&I))
+      // An atomic update applies itself to the value it finds, and a
+      // compare-and-swap fails on one that changed: a yield after a plain
+      // read of the location loses no update there (the read only decides
+      // whether to try, as PKC's `if (deg[u] > level)
+      // __sync_fetch_and_sub(&deg[u], 1)`, and the contract leaves the order
+      // of atomics free). An exchange stores what the read may have computed.
+      else if (isa<StoreInst>(&I) ||
+               (isa<AtomicRMWInst>(&I) && cast<AtomicRMWInst>(I).getOperation() == AtomicRMWInst::Xchg))
         Stores.push_back(&I);
     }
   for (Instruction *Store : Stores)
@@ -837,11 +845,13 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
                         Plan.Locked.empty() &&
                         (Plan.Style == Dispatch::Ring || Plan.Style == Dispatch::Lockstep || Plan.Style == Dispatch::Pipeline) &&
                         !Plan.ThroughAmu;
-        if (!Lockable)
+        if (!Lockable) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: a yield splits" << *Read << " /" << *Store << "\n");
           return serial("SplitUpdate",
                         "a read-modify-write of one memory location would be split by a suspension point, so "
                         "another iteration could update the location in between",
                         Store);
+        }
         LLVM_DEBUG(dbgs() << "memcoro-split: the lock table keeps whole:" << *Read << " /" << *Update << "\n");
         Plan.Locked.push_back({Read, Update});
         // Waiting needs a resume state per slot.

@@ -322,30 +322,14 @@ void OrderedPlanner::findFirstWriterWins() {
 }
 
 std::optional<SerialReason> OrderedPlanner::run() {
-  // A store through an append counter's index goes to the next element of a
-  // sequentially filled array: the hardware prefetcher's case, not worth a
-  // yield (the remote-access analysis saw only an index that is not affine).
-  auto appends = [&](Instruction *Access) {
-    auto *Store = dyn_cast<StoreInst>(Access);
-    if (!Store)
-      return false;
-    for (Value *P = Store->getPointerOperand(); auto *GEP = dyn_cast<GetElementPtrInst>(P);
-         P = GEP->getPointerOperand())
-      for (const AppendCounter &C : Plan.Counters)
-        if (any_of(GEP->indices(), [&](Value *Idx) { return is_contained(C.Reads, Idx); }) ||
-            is_contained(C.Reads, GEP))
-          return true;
-    return false;
-  };
   // From an append through memory on, the iteration holds the turn and
   // does not yield (see the banner): the buffer, filled in order, and the
   // counter's object are the prefetcher's and the cache's. A suspension
   // where the turn is taken (before a lock) yields first, then waits.
   auto afterBufferAppend = [&](Instruction *Access) { return runsAfterBufferAppend(Plan, A.DT, Access); };
   for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();)
-    if (all_of(It->Accesses, appends) ||
-        (all_of(It->Accesses, afterBufferAppend) && afterBufferAppend(It->At) &&
-         !is_contained(Plan.BufferAppendStarts, It->At) && !is_contained(Plan.RegisterAppendStarts, It->At))) {
+    if (all_of(It->Accesses, afterBufferAppend) && afterBufferAppend(It->At) &&
+        !is_contained(Plan.BufferAppendStarts, It->At) && !is_contained(Plan.RegisterAppendStarts, It->At)) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At << ": an append fills its array in order\n");
       It = Plan.Suspensions.erase(It);
     } else {
@@ -442,6 +426,27 @@ std::optional<SerialReason> OrderedPlanner::run() {
   for (OrderedPoint &P : Plan.Ordered)
     P.BeforeTurn = canTestBeforeTurn(A, Plan, P);
   return std::nullopt;
+}
+
+void memcoro::dropAppendSuspensions(LoopPlan &Plan) {
+  auto appends = [&](Instruction *Access) {
+    auto *Store = dyn_cast<StoreInst>(Access);
+    if (!Store)
+      return false;
+    for (Value *P = Store->getPointerOperand(); auto *GEP = dyn_cast<GetElementPtrInst>(P);
+         P = GEP->getPointerOperand())
+      for (const AppendCounter &C : Plan.Counters)
+        if (any_of(GEP->indices(), [&](Value *Idx) { return is_contained(C.Reads, Idx); }) ||
+            is_contained(C.Reads, GEP))
+          return true;
+    return false;
+  };
+  erase_if(Plan.Suspensions, [&](const Suspension &S) {
+    bool Drop = all_of(S.Accesses, appends);
+    LLVM_DEBUG(if (Drop) dbgs() << "memcoro-split: no suspension at" << *S.At
+                                << ": an append fills its array in order\n");
+    return Drop;
+  });
 }
 
 std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPlan &Plan) {
