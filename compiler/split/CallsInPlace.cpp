@@ -134,7 +134,9 @@ std::optional<SerialReason> memcoro::acceptCallInPlace(LoopPlan &Plan, CallBase 
                   "iteration order: use a reentrant form (rand_r, strtok_r) with state per iteration");
   if (Call.hasFnAttr(Attribute::ReturnsTwice))
     return serial("returns twice (setjmp), which an iteration that suspends cannot do");
-  if (!Call.doesNotThrow())
+  // An invoke's exception ends the program instead (ThrowingCalls.cpp); a
+  // plain call's would unwind through the loop's frame.
+  if (!Call.doesNotThrow() && !is_contained(Plan.ThrowingCalls, &Call))
     return serial("may throw an exception, which would leave the loop with later iterations half done: "
                   "declare the callee noexcept to interleave the loop");
   Plan.CallsInPlace.push_back(&Call);

@@ -333,6 +333,9 @@ struct LoopPlan {
   /// Header phis that carry a load from an address affine in the counter:
   /// read again by each iteration (CarriedLoad.cpp).
   llvm::SmallVector<CarriedLoad, 1> CarriedLoads;
+  /// Calls whose exception would leave the loop: their exception ends the
+  /// program instead, as under omp parallel for (ThrowingCalls.cpp).
+  llvm::SmallVector<llvm::InvokeInst *, 2> ThrowingCalls;
 
   // What runs in iteration order (SplitOrdered.cpp).
   llvm::SmallVector<OrderedPoint, 2> Ordered;
@@ -636,6 +639,17 @@ llvm::Value *boundEnteringLoop(const llvm::Loop &L, llvm::Value *Bound, const ll
 /// Whether \p I runs after the first read of such a counter, in iteration
 /// order (a buffer's flush call runs in place there).
 bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, const llvm::Instruction *I);
+
+/// The loop's calls whose exception would leave it (invokes unwinding out of
+/// it, but after a buffer append, and the throws its exits lead to), recorded
+/// in Plan.ThrowingCalls; whether \p BB, outside the loop, is a landing pad
+/// only they reach from it or such a throw (not an exit); and,
+/// in the lowering, each such call given a landing pad that calls
+/// std::terminate, as an exception leaving an omp parallel for body does
+/// (ThrowingCalls.cpp).
+void recogniseThrowingCalls(const SplitAnalyses &A, LoopPlan &Plan);
+bool leftOnlyByThrowingCalls(const LoopPlan &Plan, const llvm::BasicBlock *BB);
+void terminateThrowingCalls(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
 
 /// Collects what must run in iteration order (ordered regions, appends,
 /// first-writer-wins tests) and whether the dispatch keeps that order by

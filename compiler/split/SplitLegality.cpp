@@ -91,21 +91,33 @@ std::optional<SerialReason> SplitLegality::checkExits() {
                     (Invoke && Invoke->getUnwindDest() == BB && runsAfterBufferAppend(Plan, A.DT, Invoke));
            });
   };
+  recogniseThrowingCalls(A, Plan);
+  auto unwindsFromThrowingCall = [&](BasicBlock *BB) { return leftOnlyByThrowingCalls(Plan, BB); };
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
   erase_if(Exits, endsProgram);
   erase_if(Exits, unwindsFromAppend);
+  erase_if(Exits, unwindsFromThrowingCall);
   Plan.Exit = Exits.size() == 1 ? Exits.front() : nullptr;
   SmallVector<BasicBlock *, 4> Exiting;
   L.getExitingBlocks(Exiting);
   erase_if(Exiting, [&](BasicBlock *BB) {
     return all_of(successors(BB),
-                  [&](BasicBlock *Succ) { return L.contains(Succ) || endsProgram(Succ) || unwindsFromAppend(Succ); });
+                  [&](BasicBlock *Succ) {
+                    return L.contains(Succ) || endsProgram(Succ) || unwindsFromAppend(Succ) ||
+                           unwindsFromThrowingCall(Succ);
+                  });
   });
   SmallVector<BasicBlock *, 2> Early;
   for (BasicBlock *BB : Exiting)
-    if (BB != Plan.Latch)
+    if (BB != Plan.Latch) {
+      LLVM_DEBUG({
+        dbgs() << "memcoro-split: early exit from ";
+        BB->printAsOperand(dbgs(), false);
+        dbgs() << "\n";
+      });
       Early.push_back(BB);
+    }
   auto *Br = dyn_cast<BranchInst>(Plan.Latch->getTerminator());
   if (!Early.empty()) {
     if (auto Why = recogniseEarlyExits(A, Plan, Early))
@@ -705,7 +717,8 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
         continue;
-      if ((isa<InvokeInst>(CB) && !runsAfterBufferAppend(Plan, A.DT, CB)) || isa<CallBrInst>(CB))
+      if ((isa<InvokeInst>(CB) && !runsAfterBufferAppend(Plan, A.DT, CB) && !is_contained(Plan.ThrowingCalls, CB)) ||
+          isa<CallBrInst>(CB))
         return serial("Call", "the loop contains a call that may throw an exception", CB);
       if (auto *II = dyn_cast<IntrinsicInst>(CB))
         if (II->isAssumeLikeIntrinsic() || II->getIntrinsicID() == Intrinsic::prefetch ||

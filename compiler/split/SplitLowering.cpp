@@ -127,6 +127,7 @@ LoweredLoop CoroutineLowering::run() {
     for (StoreInst *Mirror : R.Mirrors)
       Mirror->eraseFromParent();
   readCarriedLoadsAgain(A, Plan, ORE);
+  terminateThrowingCalls(A, Plan, ORE);
   // Header phis legality left without a use (ReloadedBound.cpp) go before
   // the serial copy is made: they have no start value in it.
   dropDeadPhiWebs(L);
