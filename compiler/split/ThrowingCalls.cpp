@@ -53,14 +53,28 @@ static bool throwsOnly(const InvokeInst &Invoke) {
   return isa<UnreachableInst>(Invoke.getNormalDest()->getTerminator());
 }
 
+/// The throw \p BB leads to, through the blocks that only branch on that
+/// LoopSimplify puts in front of a throw several exits share; or null.
+static InvokeInst *throwReached(BasicBlock *BB) {
+  for (unsigned Steps = 0; Steps < 4 && BB; ++Steps) {
+    if (auto *Invoke = dyn_cast<InvokeInst>(BB->getTerminator()))
+      return throwsOnly(*Invoke) ? Invoke : nullptr;
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (!Br || Br->isConditional() || BB->getFirstNonPHI() != Br)
+      return nullptr;
+    BB = Br->getSuccessor(0);
+  }
+  return nullptr;
+}
+
 void memcoro::recogniseThrowingCalls(const SplitAnalyses &A, LoopPlan &Plan) {
   // The loop's own calls, and the throws its exits lead to.
   SmallVector<BasicBlock *, 8> Blocks(Plan.L.blocks());
   SmallVector<BasicBlock *, 4> Exits;
   Plan.L.getUniqueExitBlocks(Exits);
   for (BasicBlock *Exit : Exits)
-    if (auto *Invoke = dyn_cast<InvokeInst>(Exit->getTerminator()); Invoke && throwsOnly(*Invoke))
-      Blocks.push_back(Exit);
+    if (InvokeInst *Throw = throwReached(Exit); Throw && !is_contained(Blocks, Throw->getParent()))
+      Blocks.push_back(Throw->getParent());
   for (BasicBlock *BB : Blocks) {
     auto *Invoke = dyn_cast<InvokeInst>(BB->getTerminator());
     if (!Invoke || Plan.L.contains(Invoke->getUnwindDest()) || runsAfterBufferAppend(Plan, A.DT, Invoke))
@@ -70,13 +84,13 @@ void memcoro::recogniseThrowingCalls(const SplitAnalyses &A, LoopPlan &Plan) {
       LLVM_DEBUG(dbgs() << "memcoro-split: not a landing pad behind" << *Invoke << "\n");
       continue;
     }
+    LLVM_DEBUG(dbgs() << "memcoro-split: an exception from" << *Invoke << " will end the program\n");
     Plan.ThrowingCalls.push_back(Invoke);
   }
 }
 
 bool memcoro::leftOnlyByThrowingCalls(const LoopPlan &Plan, const BasicBlock *BB) {
-  if (auto *Invoke = dyn_cast<InvokeInst>(BB->getTerminator());
-      Invoke && throwsOnly(*Invoke) && is_contained(Plan.ThrowingCalls, Invoke))
+  if (InvokeInst *Throw = throwReached(const_cast<BasicBlock *>(BB)); Throw && is_contained(Plan.ThrowingCalls, Throw))
     return true;
   return BB->isEHPad() && any_of(predecessors(BB), [&](const BasicBlock *Pred) { return Plan.L.contains(Pred); }) &&
          all_of(predecessors(BB), [&](const BasicBlock *Pred) {
