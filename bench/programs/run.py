@@ -10,7 +10,8 @@ counting and betweenness centrality, Bellman-Ford SSSP, B+-tree,
 binary-search-tree, skip list, Bloom filter and LSM sorted-run lookup batches,
 k-mer counting, XSBench cross-section lookups, Graph500 CSR construction,
 Shiloach-Vishkin connected components, a memcached multi-key GET, an OpenMP
-COO SpMV), with one
+COO SpMV, the Graph500 reference BFS with its visited bitmap, LDBC
+Graphalytics label propagation, Ligra's BFS edgeMap, PKC k-core peeling), with one
 `#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
 builds pass the program's own verification, and the memcoro build's speed over
@@ -56,6 +57,10 @@ PROGRAMS = {
     "ccsv": ("ccsv.cpp", ["23", "2"], ["12", "2"]),
     "kvget": ("kvget.c kvget_assoc.c", ["4194304", "20000", "100"], ["20000", "200", "50"]),
     "spmv": ("spmv.c", ["8388608", "3", "2"], ["20000", "3", "2"]),
+    "g500bfs": ("g500bfs.c", ["22", "4", "2"], ["12", "8", "2"]),
+    "cdlp": ("cdlp.cpp", ["22", "2"], ["12", "2"]),
+    "ligra": ("ligra.cpp", ["22", "4"], ["12", "2"]),
+    "kcore": ("kcore.c", ["23", "4"], ["12", "4"]),
 }
 # Programs whose printed answer, besides what their verifier checks, may
 # differ between two correct runs: each iteration's atomic update (a CAS
