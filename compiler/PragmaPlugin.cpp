@@ -92,7 +92,7 @@ struct MemcoroDiags {
   unsigned UnknownClause, ExpectedClause, ExpectedLParen, ExpectedRParen,
       ExpectedExpr, ParallelComma, ExpectedName, ExpectedMember,
       ExpectedCommaOrRParen, DuplicateClause, DuplicateName, PreviousHere,
-      Undeclared, NotPointer, NotVariable, NotFor, OmpFirst, NotInteger,
+      Undeclared, NotPointer, NotVariable, NotFor, NotInteger,
       ReductionOperator, ReductionColon, ReductionName,
       ReductionCommaOrRParen, ReductionUndeclared, ReductionNotVariable,
       NotConstant, OutOfRange, InInstantiation, UnknownPluginArg,
@@ -128,8 +128,6 @@ struct MemcoroDiags {
     NotVariable = Err("'%0' in 'remote()' is not a variable; expected a "
                       "pointer or array");
     NotFor = Err("'#pragma memcoro' must be followed by a 'for' or 'while' loop");
-    OmpFirst = Note("put '#pragma memcoro' after the OpenMP directive, right "
-                    "before the 'for'");
     NotInteger = Err("'parallel()' needs an integer, not an expression of "
                      "type %0");
     NotConstant = Err("'parallel()' needs an integer constant expression");
@@ -700,14 +698,26 @@ private:
                    llvm::SmallVectorImpl<Token> &Head) {
     Token Tok;
     PP.Lex(Tok);
+    // An OpenMP directive between the pragma and the loop (Ligra's
+    // `parallel_for`, a macro for `_Pragma("omp parallel for") for`, where
+    // the pragma cannot be written after the directive) is handed back
+    // before the loop, as if the pragma followed it.
+    if (Tok.is(tok::annot_pragma_openmp)) {
+      while (Tok.isNot(tok::annot_pragma_openmp_end) && Tok.isNot(tok::eof)) {
+        Head.push_back(Tok);
+        PP.Lex(Tok);
+      }
+      if (Tok.is(tok::eof))
+        return reinject(PP, Head);
+      Head.push_back(Tok);
+      PP.Lex(Tok);
+    }
     // A while loop is a for loop without init and step: a list walk
     // `while (p)` is marked as it is written.
     if (Tok.isNot(tok::kw_for) && Tok.isNot(tok::kw_while)) {
       diag(Tok.is(tok::eof) ? PragmaLoc : Tok.getLocation(), State->Ids.NotFor);
-      if (Tok.is(tok::annot_pragma_openmp))
-        diag(Tok.getLocation(), State->Ids.OmpFirst);
-      PP.EnterToken(Tok, /*IsReinject=*/true);
-      return false;
+      Head.push_back(Tok);
+      return reinject(PP, Head);
     }
     Head.push_back(Tok);
     PP.Lex(Tok);

@@ -12,7 +12,8 @@ k-mer counting, XSBench cross-section lookups, Graph500 CSR construction,
 Shiloach-Vishkin connected components, a memcached multi-key GET, an OpenMP
 COO SpMV, XGBoost-style tree ensemble prediction, Caffe2's SparseLengthsSum
 and PyTorch's EmbeddingBag, a Redis MGET over a dictionary in incremental rehash, DBx1000's
-read-only YCSB transactions), with one
+read-only YCSB transactions, the Graph500 reference BFS with its visited
+bitmap, LDBC Graphalytics label propagation, Ligra's BFS edgeMap, PKC k-core peeling), with one
 `#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
 builds pass the program's own verification, and the memcoro build's speed over
@@ -64,6 +65,10 @@ PROGRAMS = {
     "embbag_offsets": ("embbag_offsets.cpp", ["524288", "2048", "16"], ["4096", "64", "2"]),
     "dictget": ("dictget.c dictget_dict.c", ["1048576", "8000", "100"], ["20000", "50", "100"]),
     "ycsb": ("ycsb.cpp", ["262144", "131072"], ["20000", "2000"]),
+    "g500bfs": ("g500bfs.c", ["22", "4", "2"], ["12", "8", "2"]),
+    "cdlp": ("cdlp.cpp", ["22", "2"], ["12", "2"]),
+    "ligra": ("ligra.cpp", ["22", "4"], ["12", "2"]),
+    "kcore": ("kcore.c", ["23", "4"], ["12", "4"]),
 }
 # Programs whose printed answer, besides what their verifier checks, may
 # differ between two correct runs: each iteration's atomic update (a CAS

@@ -646,11 +646,18 @@ llvm::Value *boundEnteringLoop(const llvm::Loop &L, llvm::Value *Bound, const ll
 /// order (a buffer's flush call runs in place there).
 bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, const llvm::Instruction *I);
 
+
 /// Collects what must run in iteration order (ordered regions, appends,
 /// first-writer-wins tests) and whether the dispatch keeps that order by
 /// itself; lockstep does when all of it lies in one phase, otherwise the loop
 /// runs on the ring and waits for turns (SplitOrdered.cpp).
 std::optional<SerialReason> planOrdered(const SplitAnalyses &A, LoopPlan &Plan);
+/// A store through an append counter's index goes to the next element of a
+/// sequentially filled array: the hardware prefetcher's case, not worth a
+/// yield (the remote-access analysis saw only an index that is not affine).
+/// Dropped before legality looks for yields between a read and its write,
+/// which such a yield would only seem to split (SplitOrdered.cpp).
+void dropAppendSuspensions(LoopPlan &Plan);
 
 /// A call of the loop that may access memory and was not inlined: recorded in
 /// Plan.CallsInPlace to run in place, or why it keeps the loop serial

@@ -64,6 +64,7 @@ std::optional<SerialReason> SplitLegality::checkLoop() {
 }
 
 std::optional<SerialReason> SplitLegality::checkPlan() {
+  dropAppendSuspensions(Plan);
   if (auto Why = placeSuspensionsOutsideLocks(A, Plan))
     return Why;
   return checkUpdatesNotSplit();
@@ -99,8 +100,14 @@ std::optional<SerialReason> SplitLegality::checkExits() {
   });
   SmallVector<BasicBlock *, 2> Early;
   for (BasicBlock *BB : Exiting)
-    if (BB != Plan.Latch)
+    if (BB != Plan.Latch) {
+      LLVM_DEBUG({
+        dbgs() << "memcoro-split: early exit from ";
+        BB->printAsOperand(dbgs(), false);
+        dbgs() << "\n";
+      });
       Early.push_back(BB);
+    }
   auto *Br = dyn_cast<BranchInst>(Plan.Latch->getTerminator());
   if (!Early.empty()) {
     if (auto Why = recogniseEarlyExits(A, Plan, Early))
@@ -708,7 +715,10 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
         continue;
       if ((isa<InvokeInst>(CB) && !runsAfterBufferAppend(Plan, A.DT, CB) && !unwindEndsProgram(*CB)) ||
           isa<CallBrInst>(CB))
+      {
+        LLVM_DEBUG(dbgs() << "memcoro-split: a call whose exception reaches code after it:" << *CB << "\n");
         return serial("Call", "the loop contains a call that may throw an exception", CB);
+      }
       Plan.ThrowTerminates |= unwindEndsProgram(*CB);
       if (auto *II = dyn_cast<IntrinsicInst>(CB))
         if (II->isAssumeLikeIntrinsic() || II->getIntrinsicID() == Intrinsic::prefetch ||
@@ -825,7 +835,14 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
     for (Instruction &I : *BB) {
       if (isa<LoadInst>(&I))
         Loads.push_back(&I);
-      else if (isa<StoreInst>(&I) || isa<AtomicRMWInst>(&I) || isa<AtomicCmpXchgInst>(&I))
+      // An atomic update applies itself to the value it finds, and a
+      // compare-and-swap fails on one that changed: a yield after a plain
+      // read of the location loses no update there (the read only decides
+      // whether to try, as PKC's `if (deg[u] > level)
+      // __sync_fetch_and_sub(&deg[u], 1)`, and the contract leaves the order
+      // of atomics free). An exchange stores what the read may have computed.
+      else if (isa<StoreInst>(&I) ||
+               (isa<AtomicRMWInst>(&I) && cast<AtomicRMWInst>(I).getOperation() == AtomicRMWInst::Xchg))
         Stores.push_back(&I);
     }
   for (Instruction *Store : Stores)
@@ -841,11 +858,13 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
                         Plan.Locked.empty() &&
                         (Plan.Style == Dispatch::Ring || Plan.Style == Dispatch::Lockstep || Plan.Style == Dispatch::Pipeline) &&
                         !Plan.ThroughAmu;
-        if (!Lockable)
+        if (!Lockable) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: a yield splits" << *Read << " /" << *Store << "\n");
           return serial("SplitUpdate",
                         "a read-modify-write of one memory location would be split by a suspension point, so "
                         "another iteration could update the location in between",
                         Store);
+        }
         LLVM_DEBUG(dbgs() << "memcoro-split: the lock table keeps whole:" << *Read << " /" << *Update << "\n");
         Plan.Locked.push_back({Read, Update});
         // Waiting needs a resume state per slot.

@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
 #include "split/SplitInternal.h"
+#include "split/ClaimTests.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
@@ -259,10 +260,10 @@ private:
 
 } // namespace
 
-/// `x = p[i]; if (x < 0) p[i] = v;` (any comparison of the loaded value with a
-/// constant, the store on one side of it, a value that differs between
-/// iterations): the first iteration to find the sentinel wins, so the order
-/// decides the answer. Only when nothing else in the loop touches the same
+/// `x = p[i]; if (x < 0) p[i] = v;` (any comparison of the loaded value, or
+/// of bits of it, with a constant, the store on one side of it claiming the
+/// location: branchesTesting and claimsBehind, ClaimTests.cpp): the first
+/// iteration to find the sentinel wins, so the order decides the answer. Only when nothing else in the loop touches the same
 /// object: otherwise this is a dependence the test alone does not describe,
 /// and when that other access is another such test, UnorderedClaim says so.
 void OrderedPlanner::findFirstWriterWins() {
@@ -281,41 +282,34 @@ void OrderedPlanner::findFirstWriterWins() {
     if (!Load || Load->isVolatile())
       continue;
     Value *Ptr = Load->getPointerOperand();
-    for (User *U : Load->users()) {
-      auto *Cmp = dyn_cast<ICmpInst>(U);
-      if (!Cmp || !isa<Constant>(Cmp->getOperand(1)) || Cmp->getOperand(0) != Load)
-        continue;
-      for (User *CU : Cmp->users()) {
-        auto *Br = dyn_cast<BranchInst>(CU);
-        if (!Br || !Br->isConditional() || !L.contains(Br))
+    for (BranchInst *Br : branchesTesting(L, *Load)) {
+      StoreInst *Store = nullptr;
+      for (Instruction *Other : Accesses) {
+        auto *S = dyn_cast<StoreInst>(Other);
+        if (!S || byteDistance(S->getPointerOperand(), Ptr, A.DL) != 0)
           continue;
-        StoreInst *Store = nullptr;
-        for (Instruction *Other : Accesses) {
-          auto *S = dyn_cast<StoreInst>(Other);
-          if (!S || byteDistance(S->getPointerOperand(), Ptr, A.DL) != 0 || L.isLoopInvariant(S->getValueOperand()))
-            continue;
-          BasicBlock *SBB = S->getParent();
-          if (A.DT.dominates(BasicBlockEdge(Br->getParent(), Br->getSuccessor(0)), SBB) ||
-              A.DT.dominates(BasicBlockEdge(Br->getParent(), Br->getSuccessor(1)), SBB))
+        for (unsigned Side = 0; Side < 2; ++Side) {
+          BasicBlockEdge Edge(Br->getParent(), Br->getSuccessor(Side));
+          if (A.DT.dominates(Edge, S->getParent()) && claimsBehind(A, L, Edge, *S))
             Store = S;
         }
-        if (!Store)
-          continue;
-        const Value *Object = getUnderlyingObject(Ptr);
-        bool Alone = all_of(Accesses, [&](Instruction *Other) {
-          return Other == Load || Other == Store || getUnderlyingObject(accessedPointer(*Other)) != Object;
-        });
-        if (!Alone) {
-          LLVM_DEBUG(dbgs() << "memcoro-split: first-writer-wins test at" << *Load
-                            << " is not the only access to its object; not ordered\n");
-          NotAlone.push_back({Load, Store, Object});
-          continue;
-        }
-        if (any_of(Plan.Ordered, [&](const OrderedPoint &P) { return P.At == Load; }))
-          continue;
-        Plan.Ordered.push_back({OrderedPoint::FirstWriterWins, Load, Store});
-        ++NumFirstWriterWins;
       }
+      if (!Store)
+        continue;
+      const Value *Object = getUnderlyingObject(Ptr);
+      bool Alone = all_of(Accesses, [&](Instruction *Other) {
+        return Other == Load || Other == Store || getUnderlyingObject(accessedPointer(*Other)) != Object;
+      });
+      if (!Alone) {
+        LLVM_DEBUG(dbgs() << "memcoro-split: first-writer-wins test at" << *Load
+                          << " is not the only access to its object; not ordered\n");
+        NotAlone.push_back({Load, Store, Object});
+        continue;
+      }
+      if (any_of(Plan.Ordered, [&](const OrderedPoint &P) { return P.At == Load; }))
+        continue;
+      Plan.Ordered.push_back({OrderedPoint::FirstWriterWins, Load, Store});
+      ++NumFirstWriterWins;
     }
   }
   for (const Claim &C : NotAlone)
@@ -328,30 +322,14 @@ void OrderedPlanner::findFirstWriterWins() {
 }
 
 std::optional<SerialReason> OrderedPlanner::run() {
-  // A store through an append counter's index goes to the next element of a
-  // sequentially filled array: the hardware prefetcher's case, not worth a
-  // yield (the remote-access analysis saw only an index that is not affine).
-  auto appends = [&](Instruction *Access) {
-    auto *Store = dyn_cast<StoreInst>(Access);
-    if (!Store)
-      return false;
-    for (Value *P = Store->getPointerOperand(); auto *GEP = dyn_cast<GetElementPtrInst>(P);
-         P = GEP->getPointerOperand())
-      for (const AppendCounter &C : Plan.Counters)
-        if (any_of(GEP->indices(), [&](Value *Idx) { return is_contained(C.Reads, Idx); }) ||
-            is_contained(C.Reads, GEP))
-          return true;
-    return false;
-  };
   // From an append through memory on, the iteration holds the turn and
   // does not yield (see the banner): the buffer, filled in order, and the
   // counter's object are the prefetcher's and the cache's. A suspension
   // where the turn is taken (before a lock) yields first, then waits.
   auto afterBufferAppend = [&](Instruction *Access) { return runsAfterBufferAppend(Plan, A.DT, Access); };
   for (auto It = Plan.Suspensions.begin(); It != Plan.Suspensions.end();)
-    if (all_of(It->Accesses, appends) ||
-        (all_of(It->Accesses, afterBufferAppend) && afterBufferAppend(It->At) &&
-         !is_contained(Plan.BufferAppendStarts, It->At) && !is_contained(Plan.RegisterAppendStarts, It->At))) {
+    if (all_of(It->Accesses, afterBufferAppend) && afterBufferAppend(It->At) &&
+        !is_contained(Plan.BufferAppendStarts, It->At) && !is_contained(Plan.RegisterAppendStarts, It->At)) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *It->At << ": an append fills its array in order\n");
       It = Plan.Suspensions.erase(It);
     } else {
@@ -448,6 +426,27 @@ std::optional<SerialReason> OrderedPlanner::run() {
   for (OrderedPoint &P : Plan.Ordered)
     P.BeforeTurn = canTestBeforeTurn(A, Plan, P);
   return std::nullopt;
+}
+
+void memcoro::dropAppendSuspensions(LoopPlan &Plan) {
+  auto appends = [&](Instruction *Access) {
+    auto *Store = dyn_cast<StoreInst>(Access);
+    if (!Store)
+      return false;
+    for (Value *P = Store->getPointerOperand(); auto *GEP = dyn_cast<GetElementPtrInst>(P);
+         P = GEP->getPointerOperand())
+      for (const AppendCounter &C : Plan.Counters)
+        if (any_of(GEP->indices(), [&](Value *Idx) { return is_contained(C.Reads, Idx); }) ||
+            is_contained(C.Reads, GEP))
+          return true;
+    return false;
+  };
+  erase_if(Plan.Suspensions, [&](const Suspension &S) {
+    bool Drop = all_of(S.Accesses, appends);
+    LLVM_DEBUG(if (Drop) dbgs() << "memcoro-split: no suspension at" << *S.At
+                                << ": an append fills its array in order\n");
+    return Drop;
+  });
 }
 
 std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPlan &Plan) {

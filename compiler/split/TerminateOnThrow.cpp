@@ -116,9 +116,10 @@ BasicBlock *createTerminatePad(Loop &L, Function &Personality) {
   Type *I64 = B.getInt64Ty();
   FunctionCallee Write = M.getOrInsertFunction("write", I64, B.getInt32Ty(), B.getPtrTy(), I64);
   B.CreateCall(Write, {B.getInt32(2), B.CreateGlobalStringPtr(Text, "memcoro.exception.left"),
-                       ConstantInt::get(I64, Text.size())});
+                       ConstantInt::get(I64, Text.size())})
+      ->setDoesNotThrow();
   FunctionCallee BeginCatch = M.getOrInsertFunction("__cxa_begin_catch", B.getPtrTy(), B.getPtrTy());
-  B.CreateCall(BeginCatch, {B.CreateExtractValue(LP, 0)});
+  B.CreateCall(BeginCatch, {B.CreateExtractValue(LP, 0)})->setDoesNotThrow();
   FunctionCallee Terminate = M.getOrInsertFunction("_ZSt9terminatev", B.getVoidTy());
   CallInst *Stop = B.CreateCall(Terminate);
   Stop->setDoesNotReturn();
@@ -128,13 +129,6 @@ BasicBlock *createTerminatePad(Loop &L, Function &Personality) {
 }
 
 } // namespace
-
-/// Also clang's own terminate pads (a call inside a noexcept function's
-/// cleanup): a landing pad that ends in unreachable.
-bool memcoro::unwindEndsProgram(const Instruction &I) {
-  auto *Invoke = dyn_cast<InvokeInst>(&I);
-  return Invoke && isa<UnreachableInst>(Invoke->getUnwindDest()->getTerminator());
-}
 
 /// The blocks from \p BB along unconditional branches (LoopSimplify's
 /// dedicated exit blocks lead to the block that throws or aborts), at most a
@@ -150,12 +144,24 @@ static SmallVector<BasicBlock *, 4> straightChain(BasicBlock *BB) {
   return Chain;
 }
 
+static bool endsInUnreachable(const BasicBlock *BB) {
+  return isa<UnreachableInst>(straightChain(const_cast<BasicBlock *>(BB)).back()->getTerminator());
+}
+
+/// Also clang's own terminate pads (a call inside a noexcept function's
+/// cleanup): a landing pad that ends in unreachable, maybe after blocks that
+/// only branch on (a later pass may split the pad).
+bool memcoro::unwindEndsProgram(const Instruction &I) {
+  auto *Invoke = dyn_cast<InvokeInst>(&I);
+  return Invoke && endsInUnreachable(Invoke->getUnwindDest());
+}
+
 bool memcoro::blockEndsProgram(const BasicBlock *BB) {
   const Instruction *T = straightChain(const_cast<BasicBlock *>(BB)).back()->getTerminator();
   if (isa<UnreachableInst>(T))
     return true;
   auto *Invoke = dyn_cast<InvokeInst>(T);
-  return Invoke && isa<UnreachableInst>(Invoke->getNormalDest()->getTerminator()) && unwindEndsProgram(*Invoke);
+  return Invoke && endsInUnreachable(Invoke->getNormalDest()) && unwindEndsProgram(*Invoke);
 }
 
 bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &DT) {

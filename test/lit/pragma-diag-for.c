@@ -3,6 +3,7 @@
 // RUN: not %memcoro-cc -fno-memcoro -fopenmp -fsyntax-only -ferror-limit=0 %s 2>&1 | %FileCheck %s --implicit-check-not=error: --implicit-check-not=note:
 
 #define MARK _Pragma("memcoro parallel(4)")
+#define PARALLEL_FOR _Pragma("omp parallel for") for
 
 long f(long *a, int n) {
   long s = 0;
@@ -19,14 +20,21 @@ long f(long *a, int n) {
   MARK
 // CHECK: pragma-diag-for.c:[[@LINE+1]]:3: error: '#pragma memcoro' must be followed by a 'for' or 'while' loop
   { for (int i = 0; i < n; i++) s += a[i]; }
+  // An OpenMP directive between the pragma and the loop is handed back
+  // before the loop, as if the pragma followed it: a macro such as Ligra's
+  // parallel_for puts the directive where the pragma cannot follow it.
 #pragma memcoro parallel(8)
-// CHECK: pragma-diag-for.c:[[@LINE+2]]:1: error: '#pragma memcoro' must be followed by a 'for' or 'while' loop
-// CHECK: pragma-diag-for.c:[[@LINE+1]]:1: note: put '#pragma memcoro' after the OpenMP directive, right before the 'for'
 #pragma omp parallel for reduction(+ : s)
   for (int i = 0; i < n; i++) s += a[i];
-  // The same pair in the right order is fine.
+#pragma memcoro parallel(8)
+  PARALLEL_FOR(int i = 0; i < n; i++) s += a[i];
 #pragma omp parallel for reduction(+ : s)
 #pragma memcoro parallel(8)
   for (int i = 0; i < n; i++) s += a[i];
+  // A directive followed by something else than a loop is still an error.
+#pragma memcoro parallel(8)
+// CHECK: pragma-diag-for.c:[[@LINE+2]]:3: error: '#pragma memcoro' must be followed by a 'for' or 'while' loop
+#pragma omp parallel
+  { s += a[0]; }
   return s;
 }
