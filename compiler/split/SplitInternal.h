@@ -765,6 +765,9 @@ bool withinOneGranule(llvm::Value *A, llvm::Value *B, const llvm::DataLayout &DL
 bool fetchedEarlierInIteration(const SplitAnalyses &A, const LoopPlan &Plan, llvm::Instruction *Late,
                                llvm::SmallVectorImpl<FetchedField> &Extra);
 
+/// \p Total combined with \p Part by \p R's operation (SplitFrame.cpp).
+llvm::Value *emitReductionFold(llvm::IRBuilder<> &B, const Reduction &R, llvm::Value *Total, llvm::Value *Part);
+
 /// What a slot holds (SplitFrame.cpp): the values of an iteration that live
 /// across a suspension, stored in its slot or recomputed on resume; the
 /// slot's private copies of the iteration's stack memory; the slot layout.
@@ -778,6 +781,10 @@ public:
   /// Records the values defined in the loop's inner loops, which have several
   /// instances per iteration; call while LoopInfo still describes the loop.
   void recordInnerLoopValues();
+  /// Lets a suspension fold a reduction's running part into its accumulator
+  /// instead of saving it (\p Accumulators[R] for Plan.Reductions[R]); call
+  /// before the reductions' phis are replaced by their identity.
+  void foldPartialsInto(llvm::ArrayRef<llvm::AllocaInst *> Accumulators);
   /// Decides what each suspension saves: the iteration is the blocks from
   /// \p IterStart up to \p IterEnd, suspension J resumes in \p Posts[J].
   void computeSavedValues(llvm::BasicBlock *IterStart, llvm::BasicBlock *IterEnd,
@@ -847,6 +854,12 @@ private:
   bool IterationKnownAtResume = false;
   llvm::SmallPtrSet<llvm::Instruction *, 16> FromIteration;
   llvm::DenseMap<std::pair<llvm::Instruction *, unsigned>, llvm::Instruction *> Restored;
+  /// A reduction's running parts (the phis, selects and updates from its phi
+  /// on) and the reduction each belongs to; those of them folded into the
+  /// accumulator at the suspensions they cross instead of saved.
+  llvm::DenseMap<llvm::Instruction *, unsigned> PartialOf;
+  llvm::ArrayRef<llvm::AllocaInst *> Accumulators;
+  llvm::SetVector<llvm::Instruction *> Folded;
   /// The stores that save a value at a suspension, with the slot field.
   llvm::SmallVector<std::pair<llvm::StoreInst *, unsigned>, 16> SaveStores;
   unsigned HeaderFieldCount = 0;
