@@ -68,13 +68,21 @@ Value *memcoro::emitReductionFold(IRBuilder<> &B, const Reduction &R, Value *Tot
 /// reduction live there, folding v into the accumulator at the suspension
 /// and going on from the identity adds the same. Not floating point: more
 /// parts, folded in another order, round differently from one run to the
-/// next; not a checked update: its check would see other parts.
+/// next; not a checked update: its check would see other parts; not with
+/// early exits: an iteration past the exit must contribute nothing.
 void CoroutineFrame::foldPartialsInto(ArrayRef<AllocaInst *> Accs) {
   Accumulators = Accs;
+  if (!Plan.EarlyExits.empty() || Plan.ExitAtLaunch) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: reductions' running parts are saved, not folded: the loop has exits\n");
+    return;
+  }
   for (unsigned R = 0; R < Plan.Reductions.size(); ++R) {
     const Reduction &Red = Plan.Reductions[R];
-    if (Red.OverflowCheck || Red.Phi->getType()->isFPOrFPVectorTy())
+    if (Red.OverflowCheck || Red.Phi->getType()->isFPOrFPVectorTy()) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the running part of" << *Red.Phi
+                        << " is saved, not folded: floating point or a checked update\n");
       continue;
+    }
     SmallVector<Instruction *, 8> Work = {Red.Phi};
     while (!Work.empty())
       for (User *U : Work.pop_back_val()->users())
@@ -196,6 +204,9 @@ void CoroutineFrame::computeSavedValues(BasicBlock *IterStart, BasicBlock *IterE
     });
     if (Alone)
       Folded.insert(V);
+    else
+      LLVM_DEBUG(dbgs() << "memcoro-split: saved, not folded: another running part of its reduction is live across"
+                        << " a suspension with" << *V << "\n");
   }
   for (Instruction *V : Folded)
     Saved.remove(V);

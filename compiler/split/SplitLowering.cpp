@@ -273,10 +273,7 @@ LoweredLoop CoroutineLowering::run() {
                     : IB.CreateAdd(IV.Start, Offset, IV.Phi->getName() + ".at.k");
     IV.Phi->replaceAllUsesWith(At);
   }
-  // Early exits keep each iteration's part apart: an iteration past the exit
-  // contributes nothing.
-  if (!Exits)
-    Frame.foldPartialsInto(Accumulators);
+  Frame.foldPartialsInto(Accumulators);
   for (const Reduction &R : Plan.Reductions)
     R.Phi->replaceAllUsesWith(R.Identity);
   if (Exits)
