@@ -739,9 +739,9 @@ struct FetchedField {
   llvm::Instruction *By;
   int64_t Offset;
 };
-/// Notes in \p Extra the fields of \p Late that lie in another 16-byte granule
-/// than \p Early's (heap blocks are 16-byte aligned: they may be on another
-/// line), for \p Early's suspension to prefetch.
+/// Notes in \p Extra the fields of \p Late that lie in another granule than
+/// \p Early's (the object's known alignment, at most 16 bytes: they may be on
+/// another line), for \p Early's suspension to prefetch.
 void noteOtherGranules(const FieldOffsets &Late, llvm::Instruction *Early, const llvm::DataLayout &DL,
                        llvm::SmallVectorImpl<FetchedField> &Extra);
 /// The saved values of one iteration that a resume can compute again from
@@ -755,8 +755,9 @@ recomputableFromIteration(const SplitAnalyses &A, const LoopPlan &Plan,
                           llvm::ArrayRef<llvm::Instruction *> Saved,
                           llvm::function_ref<llvm::ArrayRef<unsigned>(llvm::Instruction *)> SavedAt);
 
-/// Whether \p A and \p B are fields of one base in one 16-byte granule (of a
-/// 16-byte aligned block: one line), so that one prefetch brings in both.
+/// Whether \p A and \p B are fields of one base in one granule (a block of
+/// the object's known alignment, at most 16 bytes: one line), so that one
+/// prefetch brings in both.
 bool withinOneGranule(llvm::Value *A, llvm::Value *B, const llvm::DataLayout &DL);
 /// Whether every node \p Late may access through a phi or select was accessed
 /// earlier in the iteration, within a line of the same field (a container's
