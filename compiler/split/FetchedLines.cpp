@@ -23,10 +23,14 @@
 //     pointer it may be was accessed (within a line of the same field)
 //     earlier in this iteration, on the way to where the phi or select picks
 //     it (loop invariants count: the first iteration brought them in);
-//   - where the covered field lies in another 16-byte granule than the field
-//     that was fetched (a node's value after its key; heap blocks are 16-byte
-//     aligned, so the two may straddle a line), that earlier access's
-//     suspension also prefetches the covered field's line.
+//   - where the covered field lies in another granule than the field that
+//     was fetched (a node's value after its key), that earlier access's
+//     suspension also prefetches the covered field's line. A granule is the
+//     alignment the object is known to start at, at most 16 bytes: an object
+//     that a pointer names (a heap block) is 16-byte aligned; an element of an
+//     array keeps only what its stride leaves (24-byte records: 8), so that
+//     one prefetch never stands for a field on another line, which costs a
+//     full miss in the visit (docs/bench.md, 2.4x on a ring of walks).
 //
 // Far memory under the software AMU (address space 1) is not cached this way
 // and keeps its suspensions.
@@ -61,6 +65,38 @@ constexpr int64_t LineBytes = 64;
 constexpr int64_t GranuleBytes = 16;
 
 int64_t floorDiv(int64_t X, int64_t D) { return X >= 0 ? X / D : -((-X + D - 1) / D); }
+
+/// The alignment, at most GranuleBytes, that the object at \p Base is known
+/// to start at: each step of address arithmetic that leads to it keeps only
+/// the power of two its stride (times the index's known trailing zeros) or
+/// its constant offset leaves.
+int64_t granuleOf(const Value *Base, const DataLayout &DL) {
+  int64_t Granule = GranuleBytes;
+  auto keep = [&](uint64_t Step) {
+    if (Step)
+      Granule = std::min<int64_t>(Granule, Step & -Step);
+  };
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    Base = Base->stripPointerCasts();
+    auto *GEP = dyn_cast<GEPOperator>(Base);
+    if (!GEP)
+      return Granule;
+    for (gep_type_iterator T = gep_type_begin(GEP), E = gep_type_end(GEP); T != E; ++T) {
+      const Value *Index = T.getOperand();
+      if (StructType *ST = T.getStructTypeOrNull()) {
+        keep(DL.getStructLayout(ST)->getElementOffset(cast<ConstantInt>(Index)->getZExtValue()));
+        continue;
+      }
+      uint64_t Size = T.getSequentialElementStride(DL).getFixedValue();
+      if (auto *C = dyn_cast<ConstantInt>(Index))
+        keep(uint64_t(C->getSExtValue()) * Size);
+      else
+        keep(Size << std::min(computeKnownBits(Index, DL).countMinTrailingZeros(), 4u));
+    }
+    Base = GEP->getPointerOperand();
+  }
+  return 1;
+}
 
 /// Every constant \p V may be: a constant, or a select of two.
 bool constantChoices(Value *V, SmallVectorImpl<int64_t> &Out) {
@@ -172,11 +208,11 @@ void memcoro::noteOtherGranules(const FieldOffsets &Late, Instruction *Early, co
   FieldOffsets Got = fieldOffsets(Ptr, DL);
   if (Ptr->getType()->getPointerAddressSpace() != 0 || Got.Base != Late.Base || Got.Offsets.size() != 1)
     return;
-  int64_t C = Got.Offsets.front();
+  int64_t C = Got.Offsets.front(), Bytes = granuleOf(Late.Base, DL);
   for (int64_t O : Late.Offsets) {
-    int64_t Granule = floorDiv(O, GranuleBytes);
-    if (Granule == floorDiv(C, GranuleBytes) || any_of(Extra, [&](const FetchedField &F) {
-          return F.By == Early && floorDiv(C + F.Offset, GranuleBytes) == Granule;
+    int64_t Granule = floorDiv(O, Bytes);
+    if (Granule == floorDiv(C, Bytes) || any_of(Extra, [&](const FetchedField &F) {
+          return F.By == Early && floorDiv(C + F.Offset, Bytes) == Granule;
         }))
       continue;
     Extra.push_back({Early, O - C});
@@ -187,7 +223,7 @@ bool memcoro::withinOneGranule(Value *A, Value *B, const DataLayout &DL) {
   FieldOffsets FA = fieldOffsets(A, DL), FB = fieldOffsets(B, DL);
   return A->getType()->getPointerAddressSpace() == 0 && B->getType()->getPointerAddressSpace() == 0 && FA.Base &&
          FA.Base == FB.Base && FA.Offsets.size() == 1 && FB.Offsets.size() == 1 &&
-         floorDiv(FA.Offsets.front(), GranuleBytes) == floorDiv(FB.Offsets.front(), GranuleBytes);
+         floorDiv(FA.Offsets.front(), granuleOf(FA.Base, DL)) == floorDiv(FB.Offsets.front(), granuleOf(FA.Base, DL));
 }
 
 namespace {

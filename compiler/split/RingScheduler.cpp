@@ -12,8 +12,8 @@
 //     S + 1   retired: skip
 //   a suspension stores resume = j before it yields
 //   iter.end -> launch: a finished iteration's slot takes the next one at once
-//   retire: resume = S + 1, live--
-//   next: s = (s + 1) mod N; live == 0 ? done : sched
+//   retire: resume = S + 1, live--; live == 0 ? done : next
+//   next: s = (s + 1) mod N -> sched
 //
 // Where it runs and how to see it: SplitLowering.cpp; force it on a loop that
 // could run in lockstep with -memcoro-dispatch=ring:
@@ -96,23 +96,26 @@ public:
     B.CreateStore(B.getInt32(J + 1), S.Frame.fieldPtr(B, Slot, ResumeField));
   }
 
-  /// retire: the slot leaves the ring for good.
+  /// retire: the slot leaves the ring for good; the last one to leave ends
+  /// the loop. Only here does the count of live slots fall, so only here is
+  /// it tested: tested in next, it cost a compare and a branch per visit.
   void emitSchedulerBlocks() override {
     IRBuilder<> B(Retire);
     B.SetCurrentDebugLocation(S.Loc);
     Value *Slot = B.CreateLoad(B.getInt64Ty(), S.SlotIndex);
     B.CreateStore(B.getInt32(S.NumSuspensions + 1), S.Frame.fieldPtr(B, Slot, ResumeField));
-    B.CreateStore(B.CreateSub(B.CreateLoad(B.getInt64Ty(), Live), B.getInt64(1)), Live);
-    B.CreateBr(S.Next);
+    Value *Left = B.CreateSub(B.CreateLoad(B.getInt64Ty(), Live), B.getInt64(1));
+    B.CreateStore(Left, Live);
+    B.CreateCondBr(B.CreateICmpEQ(Left, B.getInt64(0)), S.Done, S.Next);
   }
 
-  /// Round robin over the slots until every slot has retired.
+  /// Round robin over the slots; retired slots are skipped by the dispatch.
   void emitNext(IRBuilder<> &B, Value *NextSlot) override {
     Value *Wrapped = !S.ActiveN && isPowerOf2_32(S.N)
                          ? B.CreateAnd(NextSlot, B.getInt64(S.N - 1))
                          : B.CreateSelect(B.CreateICmpEQ(NextSlot, S.activeSlots(B)), B.getInt64(0), NextSlot);
     B.CreateStore(Wrapped, S.SlotIndex);
-    B.CreateCondBr(B.CreateICmpEQ(B.CreateLoad(B.getInt64Ty(), Live), B.getInt64(0)), S.Done, S.Sched);
+    B.CreateBr(S.Sched);
   }
 
   void promotableState(SmallVectorImpl<AllocaInst *> &Allocas) override {

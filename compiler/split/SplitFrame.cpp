@@ -19,6 +19,11 @@
 //     len / 2) is recomputed on resume rather than stored; so is a value
 //     computed from the iteration number, when the scheduler knows it at the
 //     resume (the pipeline; FromIteration.cpp).
+//   - folded: a reduction's running part live across a suspension (a probe's
+//     match count inside its chain walk) is combined into the shared
+//     accumulator there and starts again from the identity on resume, as
+//     hand-written AMAC adds into one register: no slot field, no store, no
+//     reload.
 //   - private stack memory: an object declared in the loop body gets one copy
 //     per slot.
 //
@@ -46,6 +51,46 @@ using namespace memcoro;
 
 STATISTIC(NumPrivatized, "Number of stack objects given one copy per slot");
 STATISTIC(NumPreservedSaves, "Number of saves dropped because the slot still holds the value");
+STATISTIC(NumFoldedPartials, "Number of reduction parts folded into their accumulator at a suspension");
+
+Value *memcoro::emitReductionFold(IRBuilder<> &B, const Reduction &R, Value *Total, Value *Part) {
+  Value *Folded = R.IsIntrinsic ? B.CreateBinaryIntrinsic(R.Opcode, Total, Part)
+                                : B.CreateBinOp(static_cast<Instruction::BinaryOps>(R.Opcode), Total, Part);
+  if (auto *FP = dyn_cast<Instruction>(Folded); FP && R.ReassocSource)
+    FP->copyFastMathFlags(R.ReassocSource);
+  return Folded;
+}
+
+/// Every update of a reduction combines the running part with one value by
+/// one associative, commutative operation (legality), so what is left of the
+/// iteration after a suspension turns a running part v into v op d, with d
+/// what it would compute from the identity. When v is the only part of its
+/// reduction live there, folding v into the accumulator at the suspension
+/// and going on from the identity adds the same. Not floating point: more
+/// parts, folded in another order, round differently from one run to the
+/// next; not a checked update: its check would see other parts; not with
+/// early exits: an iteration past the exit must contribute nothing.
+void CoroutineFrame::foldPartialsInto(ArrayRef<AllocaInst *> Accs) {
+  Accumulators = Accs;
+  if (!Plan.EarlyExits.empty() || Plan.ExitAtLaunch) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: reductions' running parts are saved, not folded: the loop has exits\n");
+    return;
+  }
+  for (unsigned R = 0; R < Plan.Reductions.size(); ++R) {
+    const Reduction &Red = Plan.Reductions[R];
+    if (Red.OverflowCheck || Red.Phi->getType()->isFPOrFPVectorTy()) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the running part of" << *Red.Phi
+                        << " is saved, not folded: floating point or a checked update\n");
+      continue;
+    }
+    SmallVector<Instruction *, 8> Work = {Red.Phi};
+    while (!Work.empty())
+      for (User *U : Work.pop_back_val()->users())
+        if (auto *UI = dyn_cast<Instruction>(U);
+            UI && Plan.L.contains(UI) && !isa<StoreInst>(UI) && PartialOf.try_emplace(UI, R).second)
+          Work.push_back(UI);
+  }
+}
 
 void CoroutineFrame::privatizeStackMemory(IRBuilder<> &IB, AllocaInst *SlotIndex) {
   Function &F = A.F;
@@ -145,6 +190,27 @@ void CoroutineFrame::computeSavedValues(BasicBlock *IterStart, BasicBlock *IterE
           SavedAt[&I].push_back(It->second);
         }
     }
+  // A running part is folded where it is the only part of its reduction
+  // live across every suspension it crosses.
+  for (Instruction *V : Saved) {
+    auto It = PartialOf.find(V);
+    if (It == PartialOf.end())
+      continue;
+    bool Alone = all_of(SavedAt[V], [&](unsigned J) {
+      return none_of(Saved, [&](Instruction *W) {
+        auto Other = PartialOf.find(W);
+        return W != V && Other != PartialOf.end() && Other->second == It->second && is_contained(SavedAt[W], J);
+      });
+    });
+    if (Alone)
+      Folded.insert(V);
+    else
+      LLVM_DEBUG(dbgs() << "memcoro-split: saved, not folded: another running part of its reduction is live across"
+                        << " a suspension with" << *V << "\n");
+  }
+  for (Instruction *V : Folded)
+    Saved.remove(V);
+  NumFoldedPartials += Folded.size();
   if (IterationKnownAtResume)
     FromIteration = recomputableFromIteration(A, Plan, Region, Posts, Iteration, Saved.getArrayRef(),
                                               [&](Instruction *V) { return ArrayRef<unsigned>(SavedAt[V]); });
@@ -210,6 +276,12 @@ Value *CoroutineFrame::fieldPtr(IRBuilder<> &B, Value *Slot, unsigned Field) con
 }
 
 void CoroutineFrame::emitSaves(IRBuilder<> &B, Value *Slot, unsigned J) {
+  for (Instruction *V : Folded)
+    if (is_contained(SavedAt[V], J)) {
+      AllocaInst *Acc = Accumulators[PartialOf.lookup(V)];
+      const Reduction &R = Plan.Reductions[PartialOf.lookup(V)];
+      B.CreateStore(emitReductionFold(B, R, B.CreateLoad(Acc->getAllocatedType(), Acc), V), Acc);
+    }
   for (unsigned Field = 0; Field < Stored.size(); ++Field)
     if (is_contained(SavedAt[Stored[Field]], J) && InInnerLoop.contains(Stored[Field]))
       SaveStores.push_back({B.CreateStore(Stored[Field], savedFieldPtr(B, Slot, Field)), Field});
@@ -273,12 +345,15 @@ void CoroutineFrame::emitOncePerIterationSaves(AllocaInst *SlotIndex) {
 /// Each saved value now has several definitions: the original, and one
 /// reload per suspension it crosses. SSAUpdater rebuilds the phis.
 void CoroutineFrame::repairSSA(ArrayRef<BasicBlock *> Resumes) {
-  for (Instruction *V : Saved) {
+  for (Instruction *V : concat<Instruction *const>(Saved.getArrayRef(), Folded.getArrayRef())) {
     SSAUpdater Updater;
     Updater.Initialize(V->getType(), V->getName());
     Updater.AddAvailableValue(V->getParent(), V);
+    // A folded part goes on from the identity.
     for (unsigned J : SavedAt[V])
-      Updater.AddAvailableValue(Resumes[J], Restored[{V, J}]);
+      Updater.AddAvailableValue(Resumes[J], Folded.contains(V)
+                                                ? static_cast<Value *>(Plan.Reductions[PartialOf.lookup(V)].Identity)
+                                                : Restored[{V, J}]);
     SmallVector<Use *, 8> Uses;
     for (Use &U : V->uses()) {
       auto *User = cast<Instruction>(U.getUser());

@@ -755,9 +755,9 @@ struct FetchedField {
   llvm::Instruction *By;
   int64_t Offset;
 };
-/// Notes in \p Extra the fields of \p Late that lie in another 16-byte granule
-/// than \p Early's (heap blocks are 16-byte aligned: they may be on another
-/// line), for \p Early's suspension to prefetch.
+/// Notes in \p Extra the fields of \p Late that lie in another granule than
+/// \p Early's (the object's known alignment, at most 16 bytes: they may be on
+/// another line), for \p Early's suspension to prefetch.
 void noteOtherGranules(const FieldOffsets &Late, llvm::Instruction *Early, const llvm::DataLayout &DL,
                        llvm::SmallVectorImpl<FetchedField> &Extra);
 /// The saved values of one iteration that a resume can compute again from
@@ -771,8 +771,9 @@ recomputableFromIteration(const SplitAnalyses &A, const LoopPlan &Plan,
                           llvm::ArrayRef<llvm::Instruction *> Saved,
                           llvm::function_ref<llvm::ArrayRef<unsigned>(llvm::Instruction *)> SavedAt);
 
-/// Whether \p A and \p B are fields of one base in one 16-byte granule (of a
-/// 16-byte aligned block: one line), so that one prefetch brings in both.
+/// Whether \p A and \p B are fields of one base in one granule (a block of
+/// the object's known alignment, at most 16 bytes: one line), so that one
+/// prefetch brings in both.
 bool withinOneGranule(llvm::Value *A, llvm::Value *B, const llvm::DataLayout &DL);
 /// Whether every node \p Late may access through a phi or select was accessed
 /// earlier in the iteration, within a line of the same field (a container's
@@ -780,6 +781,9 @@ bool withinOneGranule(llvm::Value *A, llvm::Value *B, const llvm::DataLayout &DL
 /// earlier accesses should prefetch as well.
 bool fetchedEarlierInIteration(const SplitAnalyses &A, const LoopPlan &Plan, llvm::Instruction *Late,
                                llvm::SmallVectorImpl<FetchedField> &Extra);
+
+/// \p Total combined with \p Part by \p R's operation (SplitFrame.cpp).
+llvm::Value *emitReductionFold(llvm::IRBuilder<> &B, const Reduction &R, llvm::Value *Total, llvm::Value *Part);
 
 /// What a slot holds (SplitFrame.cpp): the values of an iteration that live
 /// across a suspension, stored in its slot or recomputed on resume; the
@@ -794,6 +798,10 @@ public:
   /// Records the values defined in the loop's inner loops, which have several
   /// instances per iteration; call while LoopInfo still describes the loop.
   void recordInnerLoopValues();
+  /// Lets a suspension fold a reduction's running part into its accumulator
+  /// instead of saving it (\p Accumulators[R] for Plan.Reductions[R]); call
+  /// before the reductions' phis are replaced by their identity.
+  void foldPartialsInto(llvm::ArrayRef<llvm::AllocaInst *> Accumulators);
   /// Decides what each suspension saves: the iteration is the blocks from
   /// \p IterStart up to \p IterEnd, suspension J resumes in \p Posts[J].
   void computeSavedValues(llvm::BasicBlock *IterStart, llvm::BasicBlock *IterEnd,
@@ -863,6 +871,12 @@ private:
   bool IterationKnownAtResume = false;
   llvm::SmallPtrSet<llvm::Instruction *, 16> FromIteration;
   llvm::DenseMap<std::pair<llvm::Instruction *, unsigned>, llvm::Instruction *> Restored;
+  /// A reduction's running parts (the phis, selects and updates from its phi
+  /// on) and the reduction each belongs to; those of them folded into the
+  /// accumulator at the suspensions they cross instead of saved.
+  llvm::DenseMap<llvm::Instruction *, unsigned> PartialOf;
+  llvm::ArrayRef<llvm::AllocaInst *> Accumulators;
+  llvm::SetVector<llvm::Instruction *> Folded;
   /// The stores that save a value at a suspension, with the slot field.
   llvm::SmallVector<std::pair<llvm::StoreInst *, unsigned>, 16> SaveStores;
   unsigned HeaderFieldCount = 0;

@@ -273,6 +273,7 @@ LoweredLoop CoroutineLowering::run() {
                     : IB.CreateAdd(IV.Start, Offset, IV.Phi->getName() + ".at.k");
     IV.Phi->replaceAllUsesWith(At);
   }
+  Frame.foldPartialsInto(Accumulators);
   for (const Reduction &R : Plan.Reductions)
     R.Phi->replaceAllUsesWith(R.Identity);
   if (Exits)
@@ -304,14 +305,7 @@ LoweredLoop CoroutineLowering::run() {
     AllocaInst *Acc = Accumulators[RI];
     Value *Partial = XB.CreateLoad(Acc->getAllocatedType(), Acc);
     Value *Part = Exits ? Exits->contribution(XB, RI) : R.LatchValue;
-    Value *Folded;
-    if (R.IsIntrinsic)
-      Folded = XB.CreateBinaryIntrinsic(R.Opcode, Partial, Part);
-    else
-      Folded = XB.CreateBinOp(static_cast<Instruction::BinaryOps>(R.Opcode), Partial, Part);
-    if (auto *FP = dyn_cast<Instruction>(Folded); FP && R.ReassocSource)
-      FP->copyFastMathFlags(R.ReassocSource);
-    XB.CreateStore(Folded, Acc);
+    XB.CreateStore(emitReductionFold(XB, R, Partial, Part), Acc);
     ++NumReductions;
   }
   if (Waits)

@@ -7,13 +7,14 @@
 ; RUN: %opt -passes='print<memcoro-plan>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAN
 
 ; Two suspensions; the payload and next fields share the key's line, so
-; they need none of their own. The next field lies in another 16 bytes than
-; the key: in an array of 24-byte entries it may be on the next line, which
-; the entry's suspension prefetches too.
+; they need none of their own. An entry of this array of 24-byte entries is
+; only known to be 8-byte aligned, so the payload and next fields may be on
+; the next line, which the entry's suspension prefetches too.
 ; PLAN:      suspension 1: %e.011 = load i32, ptr %arrayidx1
 ; PLAN-NEXT:   prefetch %arrayidx1
 ; PLAN-NEXT: suspension 2: %1 = load i64, ptr %arrayidx6
 ; PLAN-NEXT:   prefetch %arrayidx6
+; PLAN-NEXT:   prefetch %arrayidx6 + 8, a field read later
 ; PLAN-NEXT:   prefetch %arrayidx6 + 16, a field read later
 ; PLAN-NEXT: no suspension, line fetched earlier in the iteration: %2 = load i64, ptr %payload
 ; PLAN-NEXT: no suspension, line fetched earlier in the iteration: %e.0 = load i32, ptr %next
@@ -33,6 +34,7 @@
 ; CHECK-NEXT: getelementptr inbounds [16 x %memcoro.slot]
 ; CHECK-NEXT: store i64 [[KEY]], ptr
 ; CHECK-COUNT-2: call void @llvm.prefetch.p0(
+; CHECK-NEXT: call void @llvm.prefetch.p0(ptr %payload,
 ; CHECK-NEXT: [[NEXT:%.*]] = getelementptr i8, ptr %arrayidx6, i64 16
 ; CHECK-NEXT: call void @llvm.prefetch.p0(ptr [[NEXT]], i32 0, i32 3, i32 1)
 ; CHECK-NOT: call void @llvm.prefetch.p0(

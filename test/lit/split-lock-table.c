@@ -22,7 +22,7 @@ void merged_updates(long *restrict h, const long *restrict t0, const long *restr
 // CHECK:       call void @llvm.memset.p0.i64(ptr {{.*}}%memcoro.locks, i8 0, i64 4096
 // CHECK:       %memcoro.lock.holder = load i32
 // CHECK:       icmp eq i32 %memcoro.lock.holder, 0
-// CHECK:       memcoro.wait.1:
+// CHECK:       memcoro.retry.1:
 // CHECK:       store i32 0, ptr
 
 void not_commutative(long *restrict h, long *restrict g, const long *restrict t0, const long *restrict t1,

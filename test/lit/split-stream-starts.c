@@ -22,6 +22,8 @@ void two_hop(const long *index, const int *neigh, long *out, int n) {
 // OFF: remark: loop turned into 8 interleaved coroutines: 1 suspension point,
 // The list's start and the line after it, prefetched before the yield.
 // IR: call void @llvm.prefetch.p0(ptr {{%[^ ]+}}, i32 0, i32 3, i32 1)
+// index[v + 1] may begin the next line (8-byte elements): a prefetch of its own.
+// IR-NEXT: call void @llvm.prefetch.p0(ptr {{%[^ ]+}}, i32 0, i32 3, i32 1)
 // IR: call void @llvm.prefetch.p0(ptr [[START:%[^ ]+]], i32 0, i32 3, i32 1)
 // IR-NEXT: [[NEXT:%[^ ]+]] = getelementptr i8, ptr [[START]], i64 64
 // IR-NEXT: call void @llvm.prefetch.p0(ptr [[NEXT]], i32 0, i32 3, i32 1)
