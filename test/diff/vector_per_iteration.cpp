@@ -1,4 +1,4 @@
-// vector_per_iteration: LDBC label propagation's vertex loop as C++ writes it: a std::vector declared in the body gathers the neighbours' labels (operator new, push_back's growth), std::sort orders them, and the most frequent, smallest on ties, is written to the vertex's own slot. Every call that may throw is an invoke whose exception now ends the program (ThrowingCalls.cpp); the labels equal the serial loop's.
+// vector_per_iteration: LDBC label propagation's vertex loop as C++ writes it: a std::vector declared in the body gathers the neighbours' labels (operator new, push_back's growth), std::sort orders them, and the most frequent, smallest on ties, is written to the vertex's own slot. Every call that may throw is an invoke whose exception now ends the program (TerminateOnThrow.cpp); the labels equal the serial loop's.
 #include <algorithm>
 #include <vector>
 
