@@ -304,6 +304,15 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
 
 } // namespace
 
+/// The steps before legality that rewrite what the plan sees, shared by the
+/// pass and its printer: unwind edges to std::terminate (TerminateOnThrow.cpp)
+/// and small copies as loads and stores (CopiesAsAccesses.cpp). Both run.
+static bool exposeCallsAndCopies(Loop &L, LoopInfo &LI, DominatorTree &DT) {
+  bool Changed = terminateEscapingExceptions(L, LI, DT);
+  Changed |= expandSmallCopies(L);
+  return Changed;
+}
+
 PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
   bool Changed = false;
   Module &M = *F.getParent();
@@ -334,8 +343,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                                       FAM.getResult<TargetLibraryAnalysis>(F), ORE))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
-    bool NewCalls = terminateEscapingExceptions(*Target, LI, DT);
-    if (expandSmallCopies(*Target) || NewCalls) {
+    if (exposeCallsAndCopies(*Target, LI, DT)) {
       SE.forgetLoop(Target);
       // New accesses and calls: which of them are remote is not in a result
       // computed before.
@@ -385,8 +393,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
   for (Loop *L : LI.getLoopsInPreorder())
     if (getMarkedParallelism(*L)) {
       prepareMarkedLoop(*L, LI, DT, SE, AC);
-      bool NewCalls = terminateEscapingExceptions(*L, LI, DT);
-      if (expandSmallCopies(*L) || NewCalls)
+      if (exposeCallsAndCopies(*L, LI, DT))
         SE.forgetLoop(L);
     }
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);

@@ -69,16 +69,15 @@ void expand(MemTransferInst &Copy, uint64_t Len) {
   // The copy's own type-based alias facts describe its fields one by one
   // (!tbaa.struct); a chunk may span several, so the chunks carry none, as
   // the call did not for a single access.
-  SmallVector<std::pair<Value *, std::pair<uint64_t, unsigned>>, 8> Loaded;
+  SmallVector<std::pair<LoadInst *, uint64_t>, 8> Loaded;
   for (auto [Offset, Size] : chunksOf(Len)) {
     Value *From = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, Offset);
-    LoadInst *Chunk = B.CreateAlignedLoad(chunkType(B.getContext(), Size), From, commonAlignment(SrcAlign, Offset));
-    Loaded.push_back({Chunk, {Offset, Size}});
+    Loaded.push_back(
+        {B.CreateAlignedLoad(chunkType(B.getContext(), Size), From, commonAlignment(SrcAlign, Offset)), Offset});
   }
-  for (auto &[Chunk, Where] : Loaded) {
-    Value *To = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Where.first);
-    B.CreateAlignedStore(Chunk, To, commonAlignment(DstAlign, Where.first));
-  }
+  for (auto [Chunk, Offset] : Loaded)
+    B.CreateAlignedStore(Chunk, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Dst, Offset),
+                         commonAlignment(DstAlign, Offset));
   Copy.eraseFromParent();
   ++NumCopiesExpanded;
 }
@@ -97,8 +96,8 @@ bool memcoro::expandSmallCopies(Loop &L) {
         LLVM_DEBUG(dbgs() << "memcoro-split: copy kept as a call (volatile, variable or long): " << *Copy << "\n");
         continue;
       }
-      if (Copy->getSourceAddressSpace() != Copy->getDestAddressSpace() && (Copy->getSourceAddressSpace() != 0 &&
-                                                                            Copy->getDestAddressSpace() != 0)) {
+      unsigned SrcAS = Copy->getSourceAddressSpace(), DstAS = Copy->getDestAddressSpace();
+      if (SrcAS != DstAS && SrcAS != 0 && DstAS != 0) {
         LLVM_DEBUG(dbgs() << "memcoro-split: copy between two non-default address spaces kept: " << *Copy << "\n");
         continue;
       }
