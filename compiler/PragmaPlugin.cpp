@@ -747,6 +747,17 @@ private:
     return false;
   }
 
+  /// What the name of a clause means where the pragma stands; quiet, since
+  /// the clause checks word their own diagnostics.
+  static LookupResult lookupInCurrentScope(Sema &S, const Token &Name) {
+    LookupResult R(S, DeclarationNameInfo(Name.getIdentifierInfo(), Name.getLocation()),
+                   Sema::LookupOrdinaryName);
+    R.suppressDiagnostics();
+    if (Name.getIdentifierInfo())
+      S.LookupName(R, S.getCurScope());
+    return R;
+  }
+
   /// Checks that each reduction() name is a variable in the parser's current
   /// scope. Outside a function body (a member function defined in its
   /// class) the AST is not there to look in yet, and nothing is checked.
@@ -757,9 +768,7 @@ private:
     bool Ok = true;
     for (const Token &Name : C.ReductionNames) {
       IdentifierInfo *II = Name.getIdentifierInfo();
-      LookupResult R(*S, DeclarationNameInfo(II, Name.getLocation()), Sema::LookupOrdinaryName);
-      R.suppressDiagnostics();
-      S->LookupName(R, S->getCurScope());
+      LookupResult R = lookupInCurrentScope(*S, Name);
       if (R.empty()) {
         diag(Name.getLocation(), State->Ids.ReductionUndeclared) << II->getName();
         Ok = false;
@@ -784,11 +793,7 @@ private:
       // A member function defined in its class: the members declared before
       // it are known, so a container among them is still recognised.
       for (const auto &[Path, Form] : llvm::zip(C.RemoteNames, C.RemoteForms)) {
-        LookupResult R(*S, DeclarationNameInfo(Path.front().getIdentifierInfo(), Path.front().getLocation()),
-                       Sema::LookupOrdinaryName);
-        R.suppressDiagnostics();
-        if (Path.front().getIdentifierInfo())
-          S->LookupName(R, S->getCurScope());
+        LookupResult R = lookupInCurrentScope(*S, Path.front());
         if (auto *VD = R.isSingleResult() ? dyn_cast<ValueDecl>(R.getFoundDecl()) : nullptr)
           if (QualType T = pathType(*S, VD->getType().getNonReferenceType(), Path, Path.front().getLocation());
               !T.isNull())
@@ -803,10 +808,7 @@ private:
       if (Name.is(tok::kw_this))
         continue;
       IdentifierInfo *II = Name.getIdentifierInfo();
-      LookupResult R(*S, DeclarationNameInfo(II, Name.getLocation()),
-                     Sema::LookupOrdinaryName);
-      R.suppressDiagnostics();
-      S->LookupName(R, S->getCurScope());
+      LookupResult R = lookupInCurrentScope(*S, Name);
       if (R.empty()) {
         bool InHead = llvm::any_of(
             Head, [&](const Token &T) { return T.getIdentifierInfo() == II; });
