@@ -1091,6 +1091,9 @@ bool unwindEndsProgram(const llvm::Instruction &I);
 /// fatal report, a throw that terminates. An edge to it leaves the loop only
 /// in LoopInfo's eyes.
 bool blockEndsProgram(const llvm::BasicBlock *BB);
+/// Of those, a block that throws (at()'s report, a vector's length error)
+/// into a landing pad that ends the program.
+bool blockThrowsToTerminate(const llvm::BasicBlock *BB);
 
 /// Runs the sanitizer checks of the marked loop \p L's invariants that split
 /// its condition from its header once before the loop, and rotates it; steps

@@ -89,6 +89,7 @@ std::optional<SerialReason> SplitLegality::checkExits() {
   };
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
+  Plan.ThrowTerminates |= any_of(Exits, blockThrowsToTerminate);
   erase_if(Exits, blockEndsProgram);
   erase_if(Exits, unwindsFromAppend);
   Plan.Exit = Exits.size() == 1 ? Exits.front() : nullptr;

@@ -156,12 +156,13 @@ bool memcoro::unwindEndsProgram(const Instruction &I) {
   return Invoke && endsInUnreachable(Invoke->getUnwindDest());
 }
 
-bool memcoro::blockEndsProgram(const BasicBlock *BB) {
-  const Instruction *T = straightChain(const_cast<BasicBlock *>(BB)).back()->getTerminator();
-  if (isa<UnreachableInst>(T))
-    return true;
-  auto *Invoke = dyn_cast<InvokeInst>(T);
+bool memcoro::blockThrowsToTerminate(const BasicBlock *BB) {
+  auto *Invoke = dyn_cast<InvokeInst>(straightChain(const_cast<BasicBlock *>(BB)).back()->getTerminator());
   return Invoke && endsInUnreachable(Invoke->getNormalDest()) && unwindEndsProgram(*Invoke);
+}
+
+bool memcoro::blockEndsProgram(const BasicBlock *BB) {
+  return endsInUnreachable(BB) || blockThrowsToTerminate(BB);
 }
 
 bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &DT) {
@@ -189,7 +190,7 @@ bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &
     SmallVector<BasicBlock *, 4> Chain = straightChain(Exit);
     const Instruction *T = Chain.back()->getTerminator();
     auto *Invoke = dyn_cast<InvokeInst>(T);
-    bool Throws = isa<UnreachableInst>(T) || (Invoke && isa<UnreachableInst>(Invoke->getNormalDest()->getTerminator()));
+    bool Throws = isa<UnreachableInst>(T) || (Invoke && endsInUnreachable(Invoke->getNormalDest()));
     // Only paths the loop alone reaches: code after the loop keeps its own
     // exceptions.
     auto reachedFromLoop = [&](BasicBlock *BB) {
