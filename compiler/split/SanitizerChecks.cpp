@@ -260,6 +260,14 @@ static bool stepCheckedCountersWithoutWrap(Loop &L) {
       auto *User = cast<Instruction>(U.getUser());
       return User == &Phi || User->getParent() == Latch;
     });
+    // The widened sum may be made before the latch (`sext(u + 1)` both
+    // indexes the body and is the exit test's): the test takes its own.
+    for (User *U : make_early_inc_range(Next->users()))
+      if (auto *Ext = dyn_cast<SExtInst>(U); Ext && Ext->getParent() != Latch && L.contains(Ext)) {
+        auto inLatch = [&](Use &ExtUse) { return cast<Instruction>(ExtUse.getUser())->getParent() == Latch; };
+        if (any_of(Ext->uses(), inLatch))
+          Ext->replaceUsesWithIf(B.CreateSExt(Step, Ext->getType()), inLatch);
+      }
     // Compared widened (`sext(u + 1) < n`), the step goes through a 64-bit
     // counter of its own: scalar evolution would not fold the sext of the
     // 32-bit one, which it built before the step had its flags.
