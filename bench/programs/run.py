@@ -6,7 +6,7 @@ run, verified by their own verifiers, and compared.
 Each program in this folder is written the way the code it stands for is
 written (HPCC RandomAccess, a no-partitioning hash join probe and build, NPB
 IS and CG, GAP's BFS, PageRank, Afforest connected components, triangle
-counting and betweenness centrality, Bellman-Ford SSSP, B+-tree,
+counting and betweenness centrality, Bellman-Ford and delta-stepping SSSP, B+-tree,
 binary-search-tree, skip list, Bloom filter and LSM sorted-run lookup batches,
 k-mer counting, XSBench cross-section lookups, Graph500 CSR construction,
 Shiloach-Vishkin connected components, a memcached multi-key GET, an OpenMP
@@ -51,6 +51,7 @@ PROGRAMS = {
     "kmer": ("kmer.c", ["25", "131072"], ["16", "2000"]),
     "skiplist": ("skiplist.c", ["2097152", "524288"], ["20000", "50000"]),
     "sssp": ("sssp.cpp", ["22", "2"], ["12", "4"]),
+    "deltastep": ("deltastep.cpp", ["22", "4"], ["12", "2"]),
     "tc": ("tc.cpp", ["20", "8", "2"], ["11", "4", "1"]),
     "bc": ("bc.cpp", ["20", "4"], ["11", "2"]),
     "bloom": ("bloom.c", ["33554432", "4194304"], ["20000", "50000"]),
