@@ -119,6 +119,38 @@ private:
   T *local_queue;
 };
 
+// GAP's Bitmap: a plain bit set, with an atomic set for threads that share
+// words (a vertex per bit, so neighbouring vertices share a word).
+class Bitmap {
+public:
+  explicit Bitmap(size_t size) {
+    uint64_t num_words = (size + kBitsPerWord - 1) / kBitsPerWord;
+    start_ = new uint64_t[num_words];
+    end_ = start_ + num_words;
+  }
+  ~Bitmap() { delete[] start_; }
+  void reset() { std::fill(start_, end_, 0); }
+  void set_bit(size_t pos) { start_[word_offset(pos)] |= (uint64_t)1l << bit_offset(pos); }
+  void set_bit_atomic(size_t pos) {
+    uint64_t old_val, new_val;
+    do {
+      old_val = start_[word_offset(pos)];
+      new_val = old_val | (uint64_t)1l << bit_offset(pos);
+    } while (!__sync_bool_compare_and_swap(&start_[word_offset(pos)], old_val, new_val));
+  }
+  bool get_bit(size_t pos) const { return (start_[word_offset(pos)] >> bit_offset(pos)) & 1l; }
+  void swap(Bitmap &other) {
+    std::swap(start_, other.start_);
+    std::swap(end_, other.end_);
+  }
+
+private:
+  uint64_t *start_, *end_;
+  static const uint64_t kBitsPerWord = 64;
+  static uint64_t word_offset(size_t n) { return n / kBitsPerWord; }
+  static uint64_t bit_offset(size_t n) { return n & (kBitsPerWord - 1); }
+};
+
 // A uniform random undirected graph: 2^scale nodes, degree about 2*degree.
 inline std::vector<std::pair<NodeID, NodeID>> uniform_edges(int scale, int degree, uint64_t seed) {
   int64_t n = int64_t(1) << scale;

@@ -5,7 +5,7 @@ run, verified by their own verifiers, and compared.
 
 Each program in this folder is written the way the code it stands for is
 written (HPCC RandomAccess, a no-partitioning hash join probe and build, NPB
-IS and CG, GAP's BFS, PageRank, Afforest connected components, triangle
+IS and CG, GAP's BFS (top-down, and direction-optimizing), PageRank, Afforest connected components, triangle
 counting and betweenness centrality, Bellman-Ford and delta-stepping SSSP, B+-tree,
 binary-search-tree, skip list, Bloom filter and LSM sorted-run lookup batches,
 k-mer counting, XSBench cross-section lookups, Graph500 CSR construction,
@@ -42,6 +42,7 @@ PROGRAMS = {
     "hashjoin": ("hashjoin.c", ["16777216"], ["20000"]),
     "intsort": ("intsort.c", ["B"], ["S"]),
     "bfs": ("bfs.cpp", ["21", "4"], ["12", "2"]),
+    "dobfs": ("bfs.cpp", ["21", "4", "do"], ["12", "2", "do"]),
     "pr": ("pr.cpp", ["21"], ["12"]),
     "cc": ("cc.cpp", ["23", "2"], ["12", "2"]),
     "cg": ("cg.c", ["4194304", "2", "1"], ["3000", "3", "2"]),

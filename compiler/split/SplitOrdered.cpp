@@ -43,6 +43,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
@@ -240,6 +241,7 @@ public:
 
 private:
   void findFirstWriterWins();
+  bool isOwnSlot(const llvm::LoadInst &Load) const;
   /// The phase an instruction runs in under lockstep: how many suspension
   /// points come before it.
   unsigned phaseOf(Instruction *I) const {
@@ -259,6 +261,17 @@ private:
 };
 
 } // namespace
+
+/// `parent[u]` for the loop's own counter u (GAP's bottom-up step: `if
+/// (parent[u] < 0) ... parent[u] = v`): each iteration reads and writes an
+/// element no other iteration touches, so no test of it races another.
+bool OrderedPlanner::isOwnSlot(const LoadInst &Load) const {
+  auto *Addr = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(const_cast<Value *>(Load.getPointerOperand())));
+  if (!Addr || Addr->getLoop() != &L || !Addr->isAffine())
+    return false;
+  auto *Step = dyn_cast<SCEVConstant>(Addr->getStepRecurrence(A.SE));
+  return Step && Step->getAPInt().abs().uge(A.DL.getTypeStoreSize(Load.getType()).getFixedValue());
+}
 
 /// `x = p[i]; if (x < 0) p[i] = v;` (any comparison of the loaded value, or
 /// of bits of it, with a constant, the store on one side of it claiming the
@@ -282,6 +295,10 @@ void OrderedPlanner::findFirstWriterWins() {
     if (!Load || Load->isVolatile())
       continue;
     Value *Ptr = Load->getPointerOperand();
+    if (isOwnSlot(*Load)) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: test of the iteration's own element" << *Load << " needs no order\n");
+      continue;
+    }
     for (BranchInst *Br : branchesTesting(L, *Load)) {
       StoreInst *Store = nullptr;
       for (Instruction *Other : Accesses) {
