@@ -20,21 +20,25 @@ template <typename T> static bool compare_and_swap(T &x, const T &old_val, const
 
 static int64_t TDStep(const CSRGraph &g, pvector<NodeID> &parent, SlidingQueue<NodeID> &queue) {
   int64_t scout_count = 0;
-  QueueBuffer<NodeID> lqueue(queue);
+#pragma omp parallel
+  {
+    QueueBuffer<NodeID> lqueue(queue);
+#pragma omp for reduction(+ : scout_count) nowait
 #pragma memcoro
-  for (auto q_iter = queue.begin(); q_iter < queue.end(); q_iter++) {
-    NodeID u = *q_iter;
-    for (NodeID v : g.out_neigh(u)) {
-      NodeID curr_val = parent[v];
-      if (curr_val < 0) {
-        if (compare_and_swap(parent[v], curr_val, u)) {
-          lqueue.push_back(v);
-          scout_count += -curr_val;
+    for (auto q_iter = queue.begin(); q_iter < queue.end(); q_iter++) {
+      NodeID u = *q_iter;
+      for (NodeID v : g.out_neigh(u)) {
+        NodeID curr_val = parent[v];
+        if (curr_val < 0) {
+          if (compare_and_swap(parent[v], curr_val, u)) {
+            lqueue.push_back(v);
+            scout_count += -curr_val;
+          }
         }
       }
     }
+    lqueue.flush();
   }
-  lqueue.flush();
   return scout_count;
 }
 
