@@ -220,20 +220,32 @@ static bool decidedBy(const Value *Cond, const Instruction *Atomic, unsigned Dep
 /// A compare-and-swap or exchange that a spin loop inside \p L repeats until
 /// it succeeds (`while (!__sync_bool_compare_and_swap(&lock, 0, 1));`, GAP's
 /// compare_and_swap): it takes a lock as a locking call does. A claim tested
-/// once (`if (compare_and_swap(parent[v], -1, u))`) is no lock.
+/// once (`if (compare_and_swap(parent[v], -1, u))`) is no lock, and neither
+/// is an update retried from what it read until it succeeds or is no longer
+/// wanted (GAP's SSSP: `while (new_dist < old_dist) { if (compare_and_swap(
+/// dist[v], old_dist, new_dist)) break; old_dist = dist[v]; }`, which the
+/// inliner leaves a loop of its own under UBSan): it expects a value it read
+/// and stores one it computed, not a lock's constants, and the loop has a way
+/// out that the atomic does not decide.
 static bool acquiresSpinLock(const LoopInfo &LI, const Loop &L, const Instruction &I) {
   const auto *RMW = dyn_cast<AtomicRMWInst>(&I);
-  if (!isa<AtomicCmpXchgInst>(I) && !(RMW && RMW->getOperation() == AtomicRMWInst::Xchg))
+  const auto *CAS = dyn_cast<AtomicCmpXchgInst>(&I);
+  if (!CAS && !(RMW && RMW->getOperation() == AtomicRMWInst::Xchg))
     return false;
   const Loop *Spin = LI.getLoopFor(I.getParent());
   if (!Spin || Spin == &L || !L.contains(Spin))
     return false;
   SmallVector<BasicBlock *, 2> Exiting;
   Spin->getExitingBlocks(Exiting);
-  return any_of(Exiting, [&](BasicBlock *BB) {
+  auto decidedByAtomic = [&](BasicBlock *BB) {
     const auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
     return Br && Br->isConditional() && decidedBy(Br->getCondition(), &I);
-  });
+  };
+  if (!any_of(Exiting, decidedByAtomic))
+    return false;
+  bool RetriedUpdate = CAS && !isa<Constant>(CAS->getCompareOperand()) && !isa<Constant>(CAS->getNewValOperand()) &&
+                       !all_of(Exiting, decidedByAtomic);
+  return !RetriedUpdate;
 }
 
 SmallVector<Instruction *, 2> memcoro::locksTaken(const SplitAnalyses &A, const LoopPlan &Plan) {
