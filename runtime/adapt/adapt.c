@@ -145,6 +145,7 @@ static void start_check(struct memcoro_adapt *s) {
   s->best_cpi = UINT64_MAX;
   s->retried = 0;
   s->retry_cpi = 0;
+  s->jumped = 0;
   if (sample)
     pair(s);
   else
@@ -213,12 +214,35 @@ static void decide(struct memcoro_adapt *s) {
 // only makes a trial slower: the faster of its two measurements counts.
 enum { RETRY_SLOWER_PERCENT = 150, RETRIED_SPOILT = 1, RETRIED_COLD = 2 };
 
+// Where the data is near the core, the curve of cost over n is flat from the
+// top of the ladder down to a few coroutines, and cheaper only there: hj at
+// 1 MiB (its 1 MiB of entries in the L2) measured n = 64, 48 and 32 within
+// 3% of each other and 1.3-1.5x the serial copy, and n = 4 0.9x it (AMAC's
+// best width there is 4 too). A climb that stops on the plateau never sees
+// the foot, so a check whose climb ended without interleaving twice as fast
+// as the serial loop tries n = FOOT once; a better foot is climbed on from
+// there (down first, as its n is below the start). One trial of
+// MEMCORO_ADAPT_TRIAL iterations a check, and none where interleaving wins
+// by far (the data is far, and few coroutines are slow there) nor where a
+// serial iteration costs a few cycles (FOOT_SERIAL_CPI: nothing in it for
+// a few coroutines to overlap, and a trial of such iterations is long to
+// time: sssp's unreached vertices cost a cycle each).
+enum { FOOT = 4, FOOT_SERIAL_CPI = 16 * 1024 };
+static uint32_t foot(const struct memcoro_adapt *s) {
+  bool near = (s->flags & MEMCORO_ADAPT_SAMPLE) && s->best_cpi * WIDE_MARGIN >= s->serial_cpi &&
+              s->serial_cpi >= FOOT_SERIAL_CPI;
+  if (!(s->flags & MEMCORO_ADAPT_N) || !near || s->jumped || s->best < 2 * FOOT || s->nmax < FOOT)
+    return 0;
+  return FOOT;
+}
+
 // A trial of n = s->trial has ended at `cpi`: climb on, turn, or decide.
 static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   uint32_t n = s->trial, next;
   // Interleaving a quarter slower than the serial loop at the usual n: the
-  // data is near the core, and no n will change that (nor a warmer trial:
-  // the serial side of its pair ran as cold).
+  // data is near the core, and no n near the top will change that (nor a
+  // warmer trial: the serial side of its pair ran as cold); the foot of the
+  // ladder may (foot()).
   bool near_core = (s->flags & MEMCORO_ADAPT_SAMPLE) && cpi * 4 > s->serial_cpi * 5;
   uint16_t retry = s->best_cpi == UINT64_MAX ? (s->run || near_core ? 0 : RETRIED_COLD)
                    : cpi * 100 > s->best_cpi * RETRY_SLOWER_PERCENT ? RETRIED_SPOILT
@@ -263,6 +287,8 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   // 2^21 vertices lost to serial in the pair at 64 (32,715 against 33,840
   // cycles per 1024 iterations) and interleaved at 48 on a trial of the next
   // stretch (28,471), where interleaving runs at half the serial speed.
+  if (!next && (next = foot(s)))
+    s->jumped = 1;
   bool unpaired = (s->flags & MEMCORO_ADAPT_SAMPLE) && !s->unsampled && s->best != s->start &&
                   better(s->best_cpi, s->serial_cpi) && s->best_cpi * WIDE_MARGIN >= s->serial_cpi;
   if (next)
