@@ -98,10 +98,23 @@ static bool better(uint64_t cpi, uint64_t than) { return cpi * 100 < than * BETT
 // overlaps: is at 1 GiB measured its pipeline 14% slower in ramped trials of
 // 64 iterations per slot than it runs, and chose serial half the time; its
 // trials are one window of 256 per slot.
-enum { PER_SLOT = 64, PIPELINE_PER_SLOT = 256 };
+//
+// A ring of a few coroutines runs its first thousand iterations or so at up
+// to twice the cost of the rest (its dispatch's branches repeat with the
+// ring's period, which the predictor learns): hj at 1 MiB measured n = 4 at
+// 42-47K cycles per 1024 iterations in trials of 1024 and runs at 34K in
+// long windows, where the serial copy runs at 38-40K. A trial of FEW or
+// fewer paired with serial windows, or reached from the foot of the ladder
+// (foot()), is FEW_TRIAL iterations long; one the climb steps down to stays
+// short, as the climb's trials are not paired (iterations that grow cheaper
+// along the loop made long ones look twice as fast as the serial sample).
+enum { PER_SLOT = 64, PIPELINE_PER_SLOT = 256, FEW = 4, FEW_TRIAL = 8 * MEMCORO_ADAPT_TRIAL };
 static uint64_t trial_iters(const struct memcoro_adapt *s) {
-  uint64_t per_slot = (s->flags & MEMCORO_ADAPT_PIPELINE ? PIPELINE_PER_SLOT : PER_SLOT) * (uint64_t)s->trial;
-  return per_slot > MEMCORO_ADAPT_TRIAL ? per_slot : MEMCORO_ADAPT_TRIAL;
+  bool pipeline = s->flags & MEMCORO_ADAPT_PIPELINE;
+  uint64_t per_slot = (pipeline ? PIPELINE_PER_SLOT : PER_SLOT) * (uint64_t)s->trial;
+  bool few = !pipeline && s->trial <= FEW && (s->jumped || s->phase != TRIAL);
+  uint64_t least = few ? FEW_TRIAL : MEMCORO_ADAPT_TRIAL;
+  return per_slot > least ? per_slot : least;
 }
 
 static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
@@ -146,6 +159,8 @@ static void start_check(struct memcoro_adapt *s) {
   s->retried = 0;
   s->retry_cpi = 0;
   s->jumped = 0;
+  if (s->foot_wait)
+    --s->foot_wait;
   if (sample)
     pair(s);
   else
@@ -219,19 +234,27 @@ enum { RETRY_SLOWER_PERCENT = 150, RETRIED_SPOILT = 1, RETRIED_COLD = 2 };
 // 1 MiB (its 1 MiB of entries in the L2) measured n = 64, 48 and 32 within
 // 3% of each other and 1.3-1.5x the serial copy, and n = 4 0.9x it (AMAC's
 // best width there is 4 too). A climb that stops on the plateau never sees
-// the foot, so a check whose climb ended without interleaving twice as fast
-// as the serial loop tries n = FOOT once; a better foot is climbed on from
-// there (down first, as its n is below the start). One trial of
-// MEMCORO_ADAPT_TRIAL iterations a check, and none where interleaving wins
-// by far (the data is far, and few coroutines are slow there) nor where a
-// serial iteration costs a few cycles (FOOT_SERIAL_CPI: nothing in it for
-// a few coroutines to overlap, and a trial of such iterations is long to
-// time: sssp's unreached vertices cost a cycle each).
-enum { FOOT = 4, FOOT_SERIAL_CPI = 16 * 1024 };
-static uint32_t foot(const struct memcoro_adapt *s) {
-  bool near = (s->flags & MEMCORO_ADAPT_SAMPLE) && s->best_cpi * WIDE_MARGIN >= s->serial_cpi &&
-              s->serial_cpi >= FOOT_SERIAL_CPI;
-  if (!(s->flags & MEMCORO_ADAPT_N) || !near || s->jumped || s->best < 2 * FOOT || s->nmax < FOOT)
+// the foot, so a check whose climb ended on a step within 3% of the best n
+// (`flat`: more coroutines than that buy nothing), or without interleaving
+// twice as fast as the serial loop, tries n = FOOT once; a better foot is
+// climbed on from there (down first, as its n is below the start). The
+// serial sample alone does not tell: hj's, taken right after interleaved
+// windows, measured 2-3x its cost in one check of three on the shared
+// machine and hid the plateau behind a wide margin. One trial of
+// MEMCORO_ADAPT_TRIAL iterations a check, and none where a serial
+// iteration costs a few cycles (FOOT_SERIAL_CPI: nothing in it for a few
+// coroutines to overlap, and a trial of such iterations is long to time:
+// sssp's unreached vertices cost a cycle each) nor where the curve falls
+// steeply to the top of the ladder (far data: few coroutines are slow). A
+// foot that lost is tried again every FOOT_EVERY checks: its trial is long
+// (FEW_TRIAL), and where interleaving is 10% slower at every n it made a
+// fifth of the loop's iterations interleaved.
+enum { FOOT = FEW, FOOT_SERIAL_CPI = 16 * 1024, FOOT_EVERY = 4 };
+static uint32_t foot(const struct memcoro_adapt *s, bool flat) {
+  bool sampled = s->flags & MEMCORO_ADAPT_SAMPLE;
+  bool near = sampled && s->best_cpi * WIDE_MARGIN >= s->serial_cpi;
+  if (!(s->flags & MEMCORO_ADAPT_N) || !(near || flat) || (sampled && s->serial_cpi < FOOT_SERIAL_CPI) ||
+      s->jumped || s->foot_wait || s->best < 2 * FOOT || s->nmax < FOOT)
     return 0;
   return FOOT;
 }
@@ -263,6 +286,7 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   if (s->retry_cpi && s->retry_cpi < cpi)
     cpi = s->retry_cpi;
   s->retry_cpi = 0;
+  bool flat = false;
   if (s->best_cpi == UINT64_MAX) {
     s->best_cpi = cpi;
     if (near_core)
@@ -270,12 +294,17 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
     else if (!(next = step(s, n, true)))
       next = step(s, n, false);
   } else if (better(cpi, s->best_cpi)) {
+    if (n == FOOT && s->jumped)
+      s->foot_wait = 0;
     s->best = n;
     s->best_cpi = cpi;
     next = step(s, n, n > s->start);
   } else {
     // Going up made it worse at once: try going down from the start.
     next = n > s->start && s->best == s->start ? step(s, s->start, false) : 0;
+    flat = cpi * 100 <= s->best_cpi * (200 - BETTER_PERCENT);
+    if (n == FOOT && s->jumped)
+      s->foot_wait = FOOT_EVERY - 1;
   }
   // A check whose trials were not paired with serial windows (interleaving
   // won by far at the check before) pairs again when interleaving got much
@@ -287,7 +316,7 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   // 2^21 vertices lost to serial in the pair at 64 (32,715 against 33,840
   // cycles per 1024 iterations) and interleaved at 48 on a trial of the next
   // stretch (28,471), where interleaving runs at half the serial speed.
-  if (!next && (next = foot(s)))
+  if (!next && (next = foot(s, flat)))
     s->jumped = 1;
   bool unpaired = (s->flags & MEMCORO_ADAPT_SAMPLE) && !s->unsampled && s->best != s->start &&
                   better(s->best_cpi, s->serial_cpi) && s->best_cpi * WIDE_MARGIN >= s->serial_cpi;
@@ -384,13 +413,38 @@ static void end_pair(struct memcoro_adapt *s) {
   }
 }
 
+// A measured window runs at least LEAST_WINDOW iterations where the cost of
+// an iteration is known (from the windows the measurement has timed, else
+// from the check before: `estimate`), or LEAST_WINDOW_CYCLES where they are
+// long (a list walk each). Switching between the serial copy and the
+// coroutines costs each way about its first hundred iterations at up to
+// twice their cost (caches, predictors), whatever the window's length: hj at
+// 1 MiB measured n = 4 at 88 cycles per iteration in trial windows of 32,
+// 70 in windows of 512 and 36 in the long windows it then ran, and its
+// serial copy at 60-250 in the short serial windows of a pair against 40.
+// Windows that started at 2 and 32 iterations and doubled put most of a
+// measurement in short ones: the serial copy won checks it loses, and the
+// foot of the ladder never won one.
+enum { LEAST_WINDOW = 1024, LEAST_WINDOW_CYCLES = 64 * 1024 };
+static uint64_t least(uint64_t iters, uint64_t cycles, uint64_t estimate) {
+  uint64_t cpi = iters && cycles ? cycles * 1024 / iters : estimate == UINT64_MAX ? 0 : estimate;
+  if (!cpi)
+    return 0;
+  uint64_t by_cycles = (uint64_t)LEAST_WINDOW_CYCLES * 1024 / cpi;
+  return by_cycles < LEAST_WINDOW ? by_cycles : LEAST_WINDOW;
+}
+
+static uint64_t at_least(uint64_t window, uint64_t floor) { return window > floor ? window : floor; }
+
 static uint64_t decision(const struct memcoro_adapt *s) {
   switch (s->phase) {
   case PAIRED_SERIAL:
     return MEMCORO_ADAPT_DECISION(serial_window(s), 0);
   case PAIRED_TRIAL:
   case TRIAL:
-    return MEMCORO_ADAPT_DECISION(remaining(s), s->trial);
+    return MEMCORO_ADAPT_DECISION(
+        at_least(remaining(s), least(s->iters, s->cycles, s->best_cpi != UINT64_MAX ? s->best_cpi : s->last_cpi)),
+        s->trial);
   default:
     // The rest of the budget in one window: an execution that began measured
     // reads the cycle counter and calls here around every window, and in
