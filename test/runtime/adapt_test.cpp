@@ -153,6 +153,29 @@ TEST(Adapt, NearTheCoreTheFootOfTheLadderIsTried) {
   EXPECT_EQ(r.at_n[4], 0u);
 }
 
+// update at 1 GiB: the loop's first check runs cold, where its pipeline at
+// n = 128 costs 2.3x the serial loop and n = 4 as much as it; warm, the
+// pipeline's cost falls steadily from n = 8 to 128 (0.75x serial there) and
+// is flat below. The foot is not tried cold, and one that does not beat
+// the serial loop is not climbed on: the checks stayed at n = 6.
+TEST(Adapt, AColdFootDoesNotPullTheClimbDown) {
+  memcoro_adapt s = {};
+  Tally r;
+  uint64_t seen = 0;
+  Cost cost = [&](uint32_t n) -> uint64_t {
+    bool cold = ++seen < 40000;
+    if (!n)
+      return cold ? 420 : 125;
+    if (cold)
+      return n >= 16 ? 950 : 430;
+    return n >= 96 ? 96 : n >= 64 ? 105 : n >= 32 ? 125 : n >= 16 ? 145 : n >= 8 ? 158 : 160;
+  };
+  for (int e = 0; e < 4; ++e)
+    execute(s, Sample | ChooseN | MEMCORO_ADAPT_PIPELINE, 128, 128, 1 << 21, cost, r);
+  EXPECT_GE(s.run, 97u) << "interleaved at the top of the ladder";
+  EXPECT_GT((r.at_n[96] + r.at_n[128]) * 10, (r.serial + r.interleaved) * 8);
+}
+
 TEST(Adapt, WithoutNItKeepsThePragmasN) {
   memcoro_adapt s = {};
   Tally r = simulate(Sample, 16, 16, 1 << 18, 4, [](uint32_t n) { return n ? 2000 / n : 400; }, s);
