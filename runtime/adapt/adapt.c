@@ -12,7 +12,8 @@
 //   trial    then (MEMCORO_ADAPT_N) hill climbing
 //            on the ladder 2 3 4 6 8 12 16 24 32 48 64 ...: up while each step
 //            is 3% faster, else down from where it started, as CoroAMU's
-//            return block "periodically adjusts concurrency levels"
+//            return block "periodically adjusts concurrency levels"; a climb
+//            that stops on a flat top tries the foot of the ladder (foot())
 //   run      serial unless interleaving was at least 3% faster than the
 //            sample; the decision gets a budget of iterations that the loop
 //            spends without calling here (state->budget, state->run), then
@@ -100,8 +101,9 @@ static bool better(uint64_t cpi, uint64_t than) { return cpi * 100 < than * BETT
 // trials are one window of 256 per slot.
 //
 // A ring of a few coroutines runs its first thousand iterations or so at up
-// to twice the cost of the rest (its dispatch's branches repeat with the
-// ring's period, which the predictor learns): hj at 1 MiB measured n = 4 at
+// to twice the cost of the rest (not understood; its dispatch's branches
+// repeat with the ring's period, which a predictor can learn): hj at 1 MiB
+// measured n = 4 at
 // 42-47K cycles per 1024 iterations in trials of 1024 and runs at 34K in
 // long windows, where the serial copy runs at 38-40K. A trial of FEW or
 // fewer paired with serial windows, or reached from the foot of the ladder
@@ -240,15 +242,15 @@ enum { RETRY_SLOWER_PERCENT = 150, RETRIED_SPOILT = 1, RETRIED_COLD = 2 };
 // climbed on from there (down first, as its n is below the start). The
 // serial sample alone does not tell: hj's, taken right after interleaved
 // windows, measured 2-3x its cost in one check of three on the shared
-// machine and hid the plateau behind a wide margin. One trial of
-// MEMCORO_ADAPT_TRIAL iterations a check, and none where a serial
-// iteration costs a few cycles (FOOT_SERIAL_CPI: nothing in it for a few
-// coroutines to overlap, and a trial of such iterations is long to time:
-// sssp's unreached vertices cost a cycle each) nor where the curve falls
-// steeply to the top of the ladder (far data: few coroutines are slow). A
-// foot that lost is tried again every FOOT_EVERY checks: its trial is long
-// (FEW_TRIAL), and where interleaving is 10% slower at every n it made a
-// fifth of the loop's iterations interleaved. A loop's first check, which
+// machine and hid the plateau behind a wide margin. One trial of FEW_TRIAL
+// iterations a check, and none where a serial iteration costs a few cycles
+// (FOOT_SERIAL_CPI: nothing in it for a few coroutines to overlap, and a
+// trial of such iterations is long to time: sssp's unreached vertices cost a
+// cycle each) nor where the curve falls steeply to the top of the ladder
+// (far data: few coroutines are slow). A foot that lost is tried again
+// every FOOT_EVERY checks: where interleaving is 10% slower at every n, a
+// foot in every check ran 3.8% of the loop's iterations interleaved, over
+// the 3% the checks may cost (adapt_test). A loop's first check, which
 // runs cold, does not try it: update at 1 GiB measured its pipeline at
 // n = 128 2.3x the serial loop there (and 0.75x it warm), and n = 4 on a par
 // with the serial loop.
@@ -315,6 +317,8 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
     if (foot_trial)
       s->foot_wait = FOOT_EVERY - 1;
   }
+  if (!next && (next = foot(s, flat)))
+    s->jumped = 1;
   // A check whose trials were not paired with serial windows (interleaving
   // won by far at the check before) pairs again when interleaving got much
   // slower than then: the data may have moved nearer the core.
@@ -325,8 +329,6 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   // 2^21 vertices lost to serial in the pair at 64 (32,715 against 33,840
   // cycles per 1024 iterations) and interleaved at 48 on a trial of the next
   // stretch (28,471), where interleaving runs at half the serial speed.
-  if (!next && (next = foot(s, flat)))
-    s->jumped = 1;
   bool unpaired = (s->flags & MEMCORO_ADAPT_SAMPLE) && !s->unsampled && s->best != s->start &&
                   better(s->best_cpi, s->serial_cpi) && s->best_cpi * WIDE_MARGIN >= s->serial_cpi;
   if (next)
@@ -425,15 +427,13 @@ static void end_pair(struct memcoro_adapt *s) {
 // A measured window runs at least LEAST_WINDOW iterations where the cost of
 // an iteration is known (from the windows the measurement has timed, else
 // from the check before: `estimate`), or LEAST_WINDOW_CYCLES where they are
-// long (a list walk each). Switching between the serial copy and the
-// coroutines costs each way about its first hundred iterations at up to
-// twice their cost (caches, predictors), whatever the window's length: hj at
-// 1 MiB measured n = 4 at 88 cycles per iteration in trial windows of 32,
-// 70 in windows of 512 and 36 in the long windows it then ran, and its
-// serial copy at 60-250 in the short serial windows of a pair against 40.
-// Windows that started at 2 and 32 iterations and doubled put most of a
-// measurement in short ones: the serial copy won checks it loses, and the
-// foot of the ladder never won one.
+// long (a list walk each). A window of coroutines costs its first hundreds
+// of iterations at up to twice their cost, whatever its length: hj at 1 MiB
+// measured n = 4 at 88 cycles per iteration in trial windows of 32, 70 in
+// windows of 512 and 36 in the long windows it then ran. Trial windows that
+// started at 32 iterations and doubled put most of a trial in short ones,
+// and the foot of the ladder never won a check. A pair's serial windows keep
+// pace with the trial's (serial_window()), so they grow with them.
 enum { LEAST_WINDOW = 1024, LEAST_WINDOW_CYCLES = 64 * 1024 };
 static uint64_t least(uint64_t iters, uint64_t cycles, uint64_t estimate) {
   uint64_t cpi = iters && cycles ? cycles * 1024 / iters : estimate == UINT64_MAX ? 0 : estimate;
