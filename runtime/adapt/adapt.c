@@ -12,7 +12,8 @@
 //   trial    then (MEMCORO_ADAPT_N) hill climbing
 //            on the ladder 2 3 4 6 8 12 16 24 32 48 64 ...: up while each step
 //            is 3% faster, else down from where it started, as CoroAMU's
-//            return block "periodically adjusts concurrency levels"
+//            return block "periodically adjusts concurrency levels"; a climb
+//            that stops on a flat top tries the foot of the ladder (foot())
 //   run      serial unless interleaving was at least 3% faster than the
 //            sample; the decision gets a budget of iterations that the loop
 //            spends without calling here (state->budget, state->run), then
@@ -98,10 +99,24 @@ static bool better(uint64_t cpi, uint64_t than) { return cpi * 100 < than * BETT
 // overlaps: is at 1 GiB measured its pipeline 14% slower in ramped trials of
 // 64 iterations per slot than it runs, and chose serial half the time; its
 // trials are one window of 256 per slot.
-enum { PER_SLOT = 64, PIPELINE_PER_SLOT = 256 };
+//
+// A ring of a few coroutines runs its first thousand iterations or so at up
+// to twice the cost of the rest (not understood; its dispatch's branches
+// repeat with the ring's period, which a predictor can learn): hj at 1 MiB
+// measured n = 4 at
+// 42-47K cycles per 1024 iterations in trials of 1024 and runs at 34K in
+// long windows, where the serial copy runs at 38-40K. A trial of FEW or
+// fewer paired with serial windows, or reached from the foot of the ladder
+// (foot()), is FEW_TRIAL iterations long; one the climb steps down to stays
+// short, as the climb's trials are not paired (iterations that grow cheaper
+// along the loop made long ones look twice as fast as the serial sample).
+enum { PER_SLOT = 64, PIPELINE_PER_SLOT = 256, FEW = 4, FEW_TRIAL = 8 * MEMCORO_ADAPT_TRIAL };
 static uint64_t trial_iters(const struct memcoro_adapt *s) {
-  uint64_t per_slot = (s->flags & MEMCORO_ADAPT_PIPELINE ? PIPELINE_PER_SLOT : PER_SLOT) * (uint64_t)s->trial;
-  return per_slot > MEMCORO_ADAPT_TRIAL ? per_slot : MEMCORO_ADAPT_TRIAL;
+  bool pipeline = s->flags & MEMCORO_ADAPT_PIPELINE;
+  uint64_t per_slot = (pipeline ? PIPELINE_PER_SLOT : PER_SLOT) * (uint64_t)s->trial;
+  bool few = !pipeline && s->trial <= FEW && (s->jumped || s->phase != TRIAL);
+  uint64_t least = few ? FEW_TRIAL : MEMCORO_ADAPT_TRIAL;
+  return per_slot > least ? per_slot : least;
 }
 
 static void measure(struct memcoro_adapt *s, uint32_t phase, uint32_t n) {
@@ -145,6 +160,9 @@ static void start_check(struct memcoro_adapt *s) {
   s->best_cpi = UINT64_MAX;
   s->retried = 0;
   s->retry_cpi = 0;
+  s->jumped = 0;
+  if (s->foot_wait)
+    --s->foot_wait;
   if (sample)
     pair(s);
   else
@@ -213,12 +231,46 @@ static void decide(struct memcoro_adapt *s) {
 // only makes a trial slower: the faster of its two measurements counts.
 enum { RETRY_SLOWER_PERCENT = 150, RETRIED_SPOILT = 1, RETRIED_COLD = 2 };
 
+// Where the data is near the core, the curve of cost over n is flat from the
+// top of the ladder down to a few coroutines, and cheaper only there: hj at
+// 1 MiB (its 1 MiB of entries in the L2) measured n = 64, 48 and 32 within
+// 3% of each other and 1.3-1.5x the serial copy, and n = 4 0.9x it (AMAC's
+// best width there is 4 too). A climb that stops on the plateau never sees
+// the foot, so a check whose climb ended on a step within 3% of the best n
+// (`flat`: more coroutines than that buy nothing), or without interleaving
+// twice as fast as the serial loop, tries n = FOOT once; a better foot is
+// climbed on from there (down first, as its n is below the start). The
+// serial sample alone does not tell: hj's, taken right after interleaved
+// windows, measured 2-3x its cost in one check of three on the shared
+// machine and hid the plateau behind a wide margin. One trial of FEW_TRIAL
+// iterations a check, and none where a serial iteration costs a few cycles
+// (FOOT_SERIAL_CPI: nothing in it for a few coroutines to overlap, and a
+// trial of such iterations is long to time: sssp's unreached vertices cost a
+// cycle each) nor where the curve falls steeply to the top of the ladder
+// (far data: few coroutines are slow). A foot that lost is tried again
+// every FOOT_EVERY checks: where interleaving is 10% slower at every n, a
+// foot in every check ran 3.8% of the loop's iterations interleaved, over
+// the 3% the checks may cost (adapt_test). A loop's first check, which
+// runs cold, does not try it: update at 1 GiB measured its pipeline at
+// n = 128 2.3x the serial loop there (and 0.75x it warm), and n = 4 on a par
+// with the serial loop.
+enum { FOOT = FEW, FOOT_SERIAL_CPI = 16 * 1024, FOOT_EVERY = 4 };
+static uint32_t foot(const struct memcoro_adapt *s, bool flat) {
+  bool sampled = s->flags & MEMCORO_ADAPT_SAMPLE;
+  bool near = sampled && s->best_cpi * WIDE_MARGIN >= s->serial_cpi;
+  if (!(s->flags & MEMCORO_ADAPT_N) || !(near || flat) || (sampled && s->serial_cpi < FOOT_SERIAL_CPI) ||
+      !s->run || s->jumped || s->foot_wait || s->best < 2 * FOOT || s->nmax < FOOT)
+    return 0;
+  return FOOT;
+}
+
 // A trial of n = s->trial has ended at `cpi`: climb on, turn, or decide.
 static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   uint32_t n = s->trial, next;
   // Interleaving a quarter slower than the serial loop at the usual n: the
-  // data is near the core, and no n will change that (nor a warmer trial:
-  // the serial side of its pair ran as cold).
+  // data is near the core, and no n near the top will change that (nor a
+  // warmer trial: the serial side of its pair ran as cold); the foot of the
+  // ladder may (foot()).
   bool near_core = (s->flags & MEMCORO_ADAPT_SAMPLE) && cpi * 4 > s->serial_cpi * 5;
   uint16_t retry = s->best_cpi == UINT64_MAX ? (s->run || near_core ? 0 : RETRIED_COLD)
                    : cpi * 100 > s->best_cpi * RETRY_SLOWER_PERCENT ? RETRIED_SPOILT
@@ -239,20 +291,34 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   if (s->retry_cpi && s->retry_cpi < cpi)
     cpi = s->retry_cpi;
   s->retry_cpi = 0;
+  // A foot better than the climb's best but not than the serial loop is not
+  // climbed on: the next check would climb from there, and a pipeline's
+  // cost is flat from 3 to 8 and falls only beyond (update at 1 GiB, whose
+  // checks stayed at n = 6, 0.8x the top, after one such foot).
+  bool foot_trial = n == FOOT && s->jumped,
+       beats_serial = !(s->flags & MEMCORO_ADAPT_SAMPLE) || better(cpi, s->serial_cpi);
+  bool flat = false;
   if (s->best_cpi == UINT64_MAX) {
     s->best_cpi = cpi;
     if (near_core)
       next = 0;
     else if (!(next = step(s, n, true)))
       next = step(s, n, false);
-  } else if (better(cpi, s->best_cpi)) {
+  } else if (better(cpi, s->best_cpi) && !(foot_trial && !beats_serial)) {
+    if (foot_trial)
+      s->foot_wait = 0;
     s->best = n;
     s->best_cpi = cpi;
     next = step(s, n, n > s->start);
   } else {
     // Going up made it worse at once: try going down from the start.
     next = n > s->start && s->best == s->start ? step(s, s->start, false) : 0;
+    flat = cpi * 100 <= s->best_cpi * (200 - BETTER_PERCENT);
+    if (foot_trial)
+      s->foot_wait = FOOT_EVERY - 1;
   }
+  if (!next && (next = foot(s, flat)))
+    s->jumped = 1;
   // A check whose trials were not paired with serial windows (interleaving
   // won by far at the check before) pairs again when interleaving got much
   // slower than then: the data may have moved nearer the core.
@@ -358,13 +424,36 @@ static void end_pair(struct memcoro_adapt *s) {
   }
 }
 
+// A measured window runs at least LEAST_WINDOW iterations where the cost of
+// an iteration is known (from the windows the measurement has timed, else
+// from the check before: `estimate`), or LEAST_WINDOW_CYCLES where they are
+// long (a list walk each). A window of coroutines costs its first hundreds
+// of iterations at up to twice their cost, whatever its length: hj at 1 MiB
+// measured n = 4 at 88 cycles per iteration in trial windows of 32, 70 in
+// windows of 512 and 36 in the long windows it then ran. Trial windows that
+// started at 32 iterations and doubled put most of a trial in short ones,
+// and the foot of the ladder never won a check. A pair's serial windows keep
+// pace with the trial's (serial_window()), so they grow with them.
+enum { LEAST_WINDOW = 1024, LEAST_WINDOW_CYCLES = 64 * 1024 };
+static uint64_t least(uint64_t iters, uint64_t cycles, uint64_t estimate) {
+  uint64_t cpi = iters && cycles ? cycles * 1024 / iters : estimate == UINT64_MAX ? 0 : estimate;
+  if (!cpi)
+    return 0;
+  uint64_t by_cycles = (uint64_t)LEAST_WINDOW_CYCLES * 1024 / cpi;
+  return by_cycles < LEAST_WINDOW ? by_cycles : LEAST_WINDOW;
+}
+
+static uint64_t at_least(uint64_t window, uint64_t floor) { return window > floor ? window : floor; }
+
 static uint64_t decision(const struct memcoro_adapt *s) {
   switch (s->phase) {
   case PAIRED_SERIAL:
     return MEMCORO_ADAPT_DECISION(serial_window(s), 0);
   case PAIRED_TRIAL:
   case TRIAL:
-    return MEMCORO_ADAPT_DECISION(remaining(s), s->trial);
+    return MEMCORO_ADAPT_DECISION(
+        at_least(remaining(s), least(s->iters, s->cycles, s->best_cpi != UINT64_MAX ? s->best_cpi : s->last_cpi)),
+        s->trial);
   default:
     // The rest of the budget in one window: an execution that began measured
     // reads the cycle counter and calls here around every window, and in

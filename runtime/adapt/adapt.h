@@ -50,7 +50,9 @@ struct memcoro_adapt {
   uint32_t best;     /* the n interleaving runs at */
   uint32_t trial;    /* the n being measured */
   uint32_t start;    /* the n the hill climb started from */
-  uint32_t serial;   /* the decision: 1 serial, 0 interleaved */
+  uint16_t serial;   /* the decision: 1 serial, 0 interleaved */
+  uint8_t jumped;    /* the check under way has tried the foot of the ladder */
+  uint8_t foot_wait; /* checks to go before the foot is tried again */
   uint64_t iters, cycles; /* of the measurement under way */
   uint64_t serial_cpi;    /* cycles per 1024 iterations, serially */
   uint64_t best_cpi;      /* the same, interleaved at n = best */

@@ -129,6 +129,53 @@ TEST(Adapt, TheFirstTrialIsMeasuredWarm) {
   EXPECT_LT(r.at_n[48], 3u * 48 * 64) << "n = 48 ran a trial in each of the two checks and nothing more";
 }
 
+// hj at 1 MiB: its entries in the L2, interleaving 1.4x the serial loop from
+// the top of the ladder down to 16 coroutines, and faster only at a few.
+// The climb stops on the plateau; the check tries the foot of the ladder.
+TEST(Adapt, NearTheCoreTheFootOfTheLadderIsTried) {
+  memcoro_adapt s = {};
+  Cost cost = [](uint32_t n) -> uint64_t { return !n ? 40 : n >= 16 ? 56 : n >= 8 ? 48 : n == 4 ? 34 : 38; };
+  Tally r = simulate(Sample | ChooseN, 64, 64, 1 << 18, 4, cost, s);
+  EXPECT_EQ(s.run, 5u) << "decided n = 4";
+  EXPECT_GT(r.at_n[4] * 100, (r.serial + r.interleaved) * 90);
+  // A serial sample three times its cost (hj's, in one check of three on
+  // the shared machine) makes the plateau look twice as fast: the flat top
+  // of the ladder still sends the check to its foot.
+  memcoro_adapt u = {};
+  Cost inflated = [&](uint32_t n) -> uint64_t { return n ? cost(n) : 150; };
+  r = simulate(Sample | ChooseN, 64, 64, 1 << 18, 4, inflated, u);
+  EXPECT_EQ(u.run, 5u) << "decided n = 4";
+  // Where interleaving wins by far and more coroutines keep helping, the
+  // foot is never tried.
+  memcoro_adapt t = {};
+  r = simulate(Sample | ChooseN, 64, 64, 1 << 18, 4, [](uint32_t n) { return n ? 2000 / n : 400; }, t);
+  EXPECT_EQ(t.run, 65u);
+  EXPECT_EQ(r.at_n[4], 0u);
+}
+
+// update at 1 GiB: the loop's first check runs cold, where its pipeline at
+// n = 128 costs 2.3x the serial loop and n = 4 as much as it; warm, the
+// pipeline's cost falls steadily from n = 8 to 128 (0.75x serial there) and
+// is flat below. The foot is not tried cold, and one that does not beat
+// the serial loop is not climbed on: the checks stayed at n = 6.
+TEST(Adapt, AColdFootDoesNotPullTheClimbDown) {
+  memcoro_adapt s = {};
+  Tally r;
+  uint64_t seen = 0;
+  Cost cost = [&](uint32_t n) -> uint64_t {
+    bool cold = ++seen < 40000;
+    if (!n)
+      return cold ? 420 : 125;
+    if (cold)
+      return n >= 16 ? 950 : 430;
+    return n >= 96 ? 96 : n >= 64 ? 105 : n >= 32 ? 125 : n >= 16 ? 145 : n >= 8 ? 158 : 160;
+  };
+  for (int e = 0; e < 4; ++e)
+    execute(s, Sample | ChooseN | MEMCORO_ADAPT_PIPELINE, 128, 128, 1 << 21, cost, r);
+  EXPECT_GE(s.run, 97u) << "interleaved at the top of the ladder";
+  EXPECT_GT((r.at_n[96] + r.at_n[128]) * 10, (r.serial + r.interleaved) * 8);
+}
+
 TEST(Adapt, WithoutNItKeepsThePragmasN) {
   memcoro_adapt s = {};
   Tally r = simulate(Sample, 16, 16, 1 << 18, 4, [](uint32_t n) { return n ? 2000 / n : 400; }, s);
@@ -138,14 +185,40 @@ TEST(Adapt, WithoutNItKeepsThePragmasN) {
 
 // is at 1 GiB: the pipeline is 15% faster than the serial loop, and each
 // window's drain costs about one miss nothing overlaps. Measured in short
-// ramped windows it looks slower; a pipeline's trials are long windows.
+// ramped windows it looked slower; a pipeline's trials are long windows, and
+// any trial's windows, once one is timed, run at least LEAST_WINDOW
+// iterations (adapt.c), ramped or not.
 TEST(Adapt, PipelinesAreMeasuredInWindowsLongEnoughForTheirDrain) {
   auto cost = [](uint32_t n) -> uint64_t { return n ? 85 : 100; };
   memcoro_adapt pipelined = {}, ramped = {};
   simulate(Sample | MEMCORO_ADAPT_PIPELINE, 16, 16, 1 << 16, 1, cost, pipelined, 6000);
   simulate(Sample, 16, 16, 1 << 16, 1, cost, ramped, 6000);
   EXPECT_EQ(pipelined.run, 17u);
-  EXPECT_EQ(ramped.run, 1u);
+  EXPECT_EQ(ramped.run, 17u);
+}
+
+// hj at 1 MiB with parallel(4): a ring of four runs the first few hundred
+// iterations of a window at up to twice their cost while the predictor
+// learns its period, and 20% faster than the serial copy after. In the
+// ramped trial windows of 32 iterations up it measured slower than the
+// serial copy and the loop flipped between the two ways; trials of a few
+// coroutines are FEW_TRIAL long, in windows of at least LEAST_WINDOW.
+TEST(Adapt, AFewCoroutinesAreMeasuredPastTheirWarmUp) {
+  memcoro_adapt s = {};
+  Tally r;
+  uint64_t window_start = 0, last = ~0ull;
+  SiteCost cost = [&](uint32_t n, uint64_t i) -> uint64_t {
+    if (!n)
+      return 40;
+    if (i != last + 1)
+      window_start = i;
+    last = i;
+    return i - window_start < 300 ? 64 : 32;
+  };
+  for (int e = 0; e < 4; ++e)
+    execute(s, Sample, 4, 4, 1 << 16, cost, r);
+  EXPECT_EQ(s.run, 5u) << "interleaved at n = 4";
+  EXPECT_GT(r.at_n[4] * 10, (r.serial + r.interleaved) * 9);
 }
 
 TEST(Adapt, ShortLoopsRunOftenAreMeasuredAcrossExecutions) {
