@@ -29,6 +29,9 @@
 //   - a long body (-memcoro-gather-body instructions): the window then holds
 //     too few iterations for the core to overlap their misses.
 //
+// Only where memcoro chooses how many iterations run at once (no
+// parallel(N) in the pragma): a given N asks for that many in flight.
+//
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
 #include "split/SplitInternal.h"
@@ -93,6 +96,10 @@ bool memcoro::overlapsGathers(const SplitAnalyses &A, const LoopPlan &Plan) {
                       << "\n");
     return false;
   };
+  // parallel(N) asks for N iterations in flight: the user has measured, or
+  // means to (bench/memcoro-bench sweeps N over such kernels).
+  if (!Plan.ParallelismChosen)
+    return reject("its pragma asks for parallel(" + Twine(Plan.Parallelism) + ")");
   if (Plan.Suspensions.empty() || !L.getSubLoops().empty() || !Plan.Ordered.empty() || !Plan.Locked.empty() ||
       L.getExitingBlock() != L.getLoopLatch())
     return reject("not one block of plain gathers (an inner loop, an ordered point, a lock, or an early exit)");
