@@ -103,10 +103,12 @@ bool memcoro::overlapsGathers(const SplitAnalyses &A, const LoopPlan &Plan) {
   if (Plan.Suspensions.empty() || !L.getSubLoops().empty() || !Plan.Ordered.empty() || !Plan.Locked.empty() ||
       L.getExitingBlock() != L.getLoopLatch())
     return reject("not one block of plain gathers (an inner loop, an ordered point, a lock, or an early exit)");
+  // remote(...)'s markers go before the code is generated.
+  SmallVector<CallInst *, 4> Markers = getRemoteBaseCalls(L);
   unsigned Work = 0;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
-      if (isa<PHINode>(I) || I.isDebugOrPseudoInst())
+      if (isa<PHINode>(I) || I.isDebugOrPseudoInst() || is_contained(Markers, &I))
         continue;
       ++Work;
       if (I.isAtomic() || isa<FenceInst>(I))
