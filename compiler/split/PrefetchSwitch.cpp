@@ -387,10 +387,15 @@ void memcoro::emitPrefetchSwitch(const SplitAnalyses &A, const LoopPlan &Plan, O
   Loop &L = Plan.L;
   BasicBlock *Preheader = L.getLoopPreheader(), *Latch = L.getLoopLatch(), *Exit = L.getUniqueExitBlock();
   bool Dedicated = Exit && all_of(predecessors(Exit), [&](BasicBlock *P) { return L.contains(P); });
-  if (!Adapting || PrefetchSwitchMode == SwitchMode::Off || !Preheader || !Latch || !Dedicated) {
+  // A gather's window counter and switch cost more than its prefetches: NPB
+  // IS's key histogram ran at 0.70x serial switched, 1.15-1.2x prefetching
+  // alone (docs/bench.md, "Cost model").
+  bool Gathers = Plan.PrefetchAheadWhy == PrefetchAheadReason::Gathers;
+  if (!Adapting || Gathers || PrefetchSwitchMode == SwitchMode::Off || !Preheader || !Latch || !Dedicated) {
     LLVM_DEBUG(dbgs() << "memcoro-split: no run-time switch for loop " << L.getHeader()->getName()
-                      << (Adapting ? ": not one preheader, one latch and one dedicated exit\n"
-                                   : ": run-time adaptation is off\n"));
+                      << (!Adapting ? ": run-time adaptation is off\n"
+                          : Gathers   ? ": independent gathers, whose prefetches cost less than the switch\n"
+                                      : ": not one preheader, one latch and one dedicated exit\n"));
     emitPrefetchAhead(A, Plan, ORE);
     return;
   }

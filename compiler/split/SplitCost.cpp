@@ -14,7 +14,11 @@
 //                      mixing (lbm's neighbours with wrap-around): a handful
 //                      of streams the prefetcher follows;
 //   invariant          the same address in every iteration: in the cache
-//                      after the first;
+//                      after the first. Also through loads the loop does
+//                      not write: `idx->slots` and then `idx->slots->mask`
+//                      when idx is invariant (a nested callee's argument that
+//                      is invariant at its call site, a field of such an
+//                      object): every iteration loads the same pointer;
 //   small object       into a global, stack or constant-size heap object
 //                      smaller than -memcoro-cache-resident-bytes (a 4 KiB
 //                      lookup table, NPB IS's 8 MiB key counts): it stays
@@ -45,6 +49,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryBuiltins.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -124,6 +129,7 @@ private:
   std::optional<NotSuspended> classify(Instruction &I, Value *Ptr);
   std::optional<uint64_t> objectSize(Value *Ptr);
   bool isIndexArithmetic(Value *V, SmallPtrSetImpl<Value *> &Seen, unsigned Depth);
+  bool sameInEveryIteration(Value *V, unsigned Depth);
   bool carriedThroughMemory(Value *V, const Loop *Around, SmallPtrSetImpl<const Value *> &Seen);
   bool decidesBranch(Instruction &Load);
   bool innerLoopIsOverlapped(const Loop &Inner, ArrayRef<Instruction *> Accesses);
@@ -207,10 +213,38 @@ bool SuspensionCostModel::isIndexArithmetic(Value *V, SmallPtrSetImpl<Value *> &
   return false;
 }
 
+/// Whether \p V has the same value in every iteration of the loop: defined
+/// outside it, or computed inside by address arithmetic from such values and
+/// from loads of such addresses that nothing in the loop may write (a field
+/// of a loop-invariant object, the object it points to). LICM leaves such
+/// loads in the body when the loop has stores it cannot tell apart from
+/// them by itself, and a nested callee's copy has them in a block not every
+/// iteration reaches.
+bool SuspensionCostModel::sameInEveryIteration(Value *V, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !L.contains(I))
+    return true;
+  if (Depth == 0)
+    return false;
+  if (auto *Load = dyn_cast<LoadInst>(I)) {
+    if (!Load->isSimple() || !sameInEveryIteration(Load->getPointerOperand(), Depth - 1))
+      return false;
+    if (Instruction *Writer = firstWriterIn(A, L, MemoryLocation::get(Load))) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: " << *Load << " may change between iterations: the loop may write it at"
+                        << *Writer << "\n");
+      return false;
+    }
+    return true;
+  }
+  if (!isa<GetElementPtrInst>(I) && !isa<CastInst>(I) && !isa<BinaryOperator>(I))
+    return false;
+  return all_of(I->operands(), [&](Value *Op) { return sameInEveryIteration(Op, Depth - 1); });
+}
+
 std::optional<NotSuspended> SuspensionCostModel::classify(Instruction &I, Value *Ptr) {
   if (std::optional<uint64_t> Size = objectSize(Ptr); Size && *Size < CacheResidentBytes)
     return NotSuspended{&I, NotSuspended::SmallObject, *Size};
-  if (L.isLoopInvariant(Ptr))
+  if (L.isLoopInvariant(Ptr) || sameInEveryIteration(Ptr, 8))
     return NotSuspended{&I, NotSuspended::Invariant};
   const SCEV *S = A.SE.getSCEV(Ptr);
   if (auto *AR = dyn_cast<SCEVAddRecExpr>(S); AR && AR->isAffine() && L.contains(AR->getLoop())) {

@@ -24,6 +24,8 @@
 //                           prefetched ahead instead of interleaved
 //   split/PrefetchEdges.cpp the same for an overlapped inner loop: its
 //                           element stream prefetched ahead across rows
+//   split/OverlappedGathers.cpp which loops of short independent gathers
+//                           the core overlaps: kept in order, prefetched ahead
 //   split/SplitCheck.cpp    -memcoro-check: every access reported to the
 //                           checking runtime with its iteration
 //
@@ -230,7 +232,7 @@ struct AheadPrefetch {
   bool ValueKnown = false;
 };
 /// Why the planner kept a loop in serial order with prefetches ahead.
-enum class PrefetchAheadReason { Turns, Overlapped };
+enum class PrefetchAheadReason { Turns, Overlapped, Gathers };
 
 /// An inner loop whose rows [Start, End) tile one stream (CSR rows), its
 /// remote accesses prefetched Elements ahead along the stream, from the
@@ -488,6 +490,11 @@ bool costModelApplies(const llvm::Loop &L);
 /// serial order with prefetches ahead (an ordered loop waiting for turns, or
 /// one whose inner loads the core overlaps); if so, fills Plan.PrefetchAhead.
 bool choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const std::optional<SerialReason> &Why);
+/// OverlappedGathers.cpp: whether the planned loop's iterations are short,
+/// independent gathers from affine sequences (`y[row[k]] += v[k] * x[col[k]]`)
+/// that the core already overlaps serially, better prefetched ahead than
+/// interleaved.
+bool overlapsGathers(const SplitAnalyses &A, const LoopPlan &Plan);
 /// GuardedBound.cpp: when the only writes of \p Inner (an inner loop of a
 /// loop kept in serial order) that may change its bound are claims guarded by
 /// a test of the value they overwrite (bfs: `if (parent[v] < 0) parent[v] =

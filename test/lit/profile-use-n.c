@@ -1,4 +1,4 @@
-// -fmemcoro-profile-use: a loop whose serial run already keeps about as many misses in flight as parallel(N) would gets 64 coroutines instead (-memcoro-profile-max-n), with a remark; a loop whose N is enough keeps it, and so does parallel(1) (serial then); with a smaller maximum the loop stays serial as before.
+// -fmemcoro-profile-use: a loop whose serial run already keeps about as many misses in flight as parallel(N) would gets 64 coroutines instead (-memcoro-profile-max-n), with a remark; a loop whose N is enough keeps it, and so does parallel(1) (serial then); with a smaller maximum the loop stays serial as before. (-memcoro-gather-body=0: the gathers stand for any loop, not kept in order with prefetches ahead.)
 // RUN: printf 'memcoro-profile 1\nmiss-threshold-ns 20.0\n' > %t.profile
 // RUN: echo 'site mixed 26:3 load 27:10 0 31222 1000000 0.0001 0.1 126.9' >> %t.profile
 // RUN: echo 'site mixed 26:3 load 27:23 0 31175 1000000 0.9791 167.0 170.6' >> %t.profile
@@ -10,10 +10,10 @@
 // RUN: echo 'site alone 67:3 load 68:10 0 5000 1000000 0.9500 150.0 157.0' >> %t.profile
 // RUN: echo 'loop alone 67:3 1 15000000' >> %t.profile
 // RUN: %memcoro-cc -O2 -Rpass=memcoro -Rpass-missed=memcoro -fmemcoro-profile-use=%t.profile -fno-memcoro-adapt \
-// RUN:   -mllvm -memcoro-dispatch=lockstep -S -emit-llvm %s -o %t.ll 2>&1 | FileCheck %s
+// RUN:   -mllvm -memcoro-dispatch=lockstep -mllvm -memcoro-gather-body=0 -S -emit-llvm %s -o %t.ll 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
 // RUN: %memcoro-cc -O2 -Rpass=memcoro -Rpass-missed=memcoro -fmemcoro-profile-use=%t.profile \
-// RUN:   -mllvm -memcoro-profile-max-n=16 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAX16
+// RUN:   -mllvm -memcoro-profile-max-n=16 -mllvm -memcoro-gather-body=0 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAX16
 
 // CHECK-NOT: warning
 #include <stddef.h>

@@ -50,7 +50,7 @@ uint64_t chosen(const uint64_t *data, const uint32_t *idx, size_t n) {
   uint64_t sum = 0;
 #pragma memcoro remote(data)
   for (size_t i = 0; i < n; ++i)
-    sum += data[idx[i]];
+    sum += data[data[idx[i]] % n]; // a chain: a plain gather would be prefetched in order
   return sum;
 }
 // CHECK-NEXT: 4 marked loops: 2 transformed, 2 serial
