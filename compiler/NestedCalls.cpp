@@ -275,6 +275,20 @@ SmallVector<CallInst *, 2> memcoro::getNestedYields(const Loop &L) {
   return Yields;
 }
 
+/// libstdc++'s string hashes (std::hash<std::string>, reached from a copy
+/// of unordered_map<string, T>::find) read the key's bytes and nothing else,
+/// and do not throw; declared without those effects, each call would seem
+/// to write any memory, and the loop's own reads (the keys vector's data
+/// pointer) would be read again after it and carried to the next iteration.
+static void describeStringHashes(Module &M) {
+  for (StringRef Name : {"_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm"})
+    if (Function *Hash = M.getFunction(Name); Hash && Hash->isDeclaration() && Hash->arg_size() == 3) {
+      Hash->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref));
+      Hash->setDoesNotThrow();
+      Hash->setWillReturn();
+    }
+}
+
 PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
@@ -284,14 +298,17 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
     const auto *Remote = RAI.lookup(L);
     return Remote && !Remote->empty();
   };
-  SmallVector<std::pair<CallInst *, Loop *>, 4> ToInline, ToResume;
+  // A call in C++ code with cleanups (main's vectors) is an invoke: copied
+  // in like a call, its unwind edge taken by the copy's calls.
+  SmallVector<std::pair<CallBase *, Loop *>, 4> ToInline;
+  SmallVector<std::pair<CallInst *, Loop *>, 4> ToResume;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!getMarkedParallelism(*L))
       continue;
     for (BasicBlock *BB : L->blocks())
       for (Instruction &I : *BB) {
-        auto *Call = dyn_cast<CallInst>(&I);
-        Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+        auto *Call = dyn_cast<CallBase>(&I);
+        Function *Callee = Call && !isa<CallBrInst>(Call) ? Call->getCalledFunction() : nullptr;
         if (!Callee || Callee->isIntrinsic() || Callee == &F || !Call->mayReadOrWriteMemory() ||
             isNestedCallPart(*Call) || any_of(ToInline, [&](auto &P) { return P.first == Call; }))
           continue;
@@ -304,8 +321,9 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
           // its plain calls, except to a lookup that hands back the record
           // it found (memcached's assoc_find): the loop's own far accesses
           // read that record, and the walk to it is the iteration's misses.
-          if ((!HasOwnFarAccesses(L) || Call->getType()->isPointerTy()) && mayResumeElsewhere(*Call, TLI)) {
-            ToResume.push_back({Call, L});
+          auto *Plain = dyn_cast<CallInst>(Call);
+          if (Plain && (!HasOwnFarAccesses(L) || Call->getType()->isPointerTy()) && mayResumeElsewhere(*Plain, TLI)) {
+            ToResume.push_back({Plain, L});
             continue;
           }
           ORE.emit([&] {
@@ -316,8 +334,15 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
           });
           continue;
         }
-        if (!Callee->hasExactDefinition() || !mayResumeCallee(*Callee))
+        // A linkonce_odr or weak_odr definition (a template instantiation:
+        // unordered_map<string, T>::find) is not exact, as another unit's copy
+        // may be optimised differently, but every copy has the source's
+        // meaning: copying it is what the inliner does. Only a definition
+        // the linker may replace by another program's is left alone.
+        if (Callee->isInterposable() || !mayResumeCallee(*Callee)) {
+          LLVM_DEBUG(dbgs() << "memcoro-nested-calls: left plain:" << *Call << "\n");
           continue;
+        }
         if (isRecursive(*Callee)) {
           ++NumRecursive;
           LLVM_DEBUG(dbgs() << "memcoro-nested-calls: recursive, left plain:" << *Call << "\n");
@@ -335,6 +360,8 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
   if (ToInline.empty() && ToResume.empty())
     return PreservedAnalyses::all();
   LLVMContext &Ctx = F.getContext();
+  if (!ToInline.empty())
+    describeStringHashes(*F.getParent());
   for (auto &[Call, L] : ToResume)
     resumeInOtherUnit(*Call, *L, ORE);
   for (auto &[Call, L] : ToInline) {
