@@ -121,7 +121,38 @@ bool memcoro::mayResumeCallee(Function &F) {
   return true;
 }
 
-static std::string calleeText(const Function &F) { return "callee '" + demangle(F.getName()) + "'"; }
+/// The callee's name as a remark gives it: demangled, and for a member of a
+/// class template (std::_Hashtable<std::__cxx11::basic_string<char, ...>,
+/// ...>::find(...), a page of text) the class's arguments and the
+/// parameters elided: 'std::_Hashtable<...>::find'.
+static std::string readableName(const Function &F) {
+  std::string Full = demangle(F.getName());
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(F.getName().data()) || !D.isFunction())
+    return Full;
+  auto text = [](char *Buf) {
+    std::string Text = Buf ? Buf : "";
+    std::free(Buf);
+    return Text;
+  };
+  std::string Context = text(D.getFunctionDeclContextName(nullptr, nullptr));
+  std::string Base = text(D.getFunctionBaseName(nullptr, nullptr));
+  if (Context.find('<') == std::string::npos || Base.empty())
+    return Full;
+  std::string Short;
+  unsigned Depth = 0;
+  for (char C : Context) {
+    if (C == '<' && Depth++ == 0)
+      Short += "<...>";
+    else if (C == '>' && Depth > 0)
+      --Depth;
+    else if (Depth == 0)
+      Short += C;
+  }
+  return Short + "::" + Base;
+}
+
+static std::string calleeText(const Function &F) { return "callee '" + readableName(F) + "'"; }
 
 static constexpr StringLiteral NestedExternMD = "memcoro.nested.extern";
 static constexpr StringLiteral NestedPartMD = "memcoro.nested.call";
@@ -159,7 +190,7 @@ static void resumeInOtherUnit(CallInst &Call, Loop &L, OptimizationRemarkEmitter
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
   Function &Callee = *Call.getCalledFunction();
-  std::string Name = demangle(Callee.getName());
+  std::string Name = readableName(Callee);
   auto *PtrTy = PointerType::get(Ctx, 0);
   auto *I64 = Type::getInt64Ty(Ctx);
   auto *DescTy = StructType::get(I64, PtrTy);
@@ -367,7 +398,7 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
   for (auto &[Call, L] : ToInline) {
     Function &Callee = *Call->getCalledFunction();
     DebugLoc Loc = Call->getDebugLoc();
-    std::string Name = demangle(Callee.getName());
+    std::string Name = readableName(Callee);
     // Inlining splits the call's block, which may be the latch: the loop's
     // properties are set while LoopInfo still names it.
     MDNode *OldID = L->getLoopID();

@@ -1,4 +1,4 @@
-// stl_string_keys: string-keyed lookups as database and text code writes them: std::unordered_map<std::string, T>::find and count, std::map<std::string, T>::find, and a hand-written open-addressing table of strings; strings compared by content, keys inside the string object and on the heap (issue 17, items 7 and 10).
+// stl_string_keys: string-keyed lookups as database and text code writes them: std::unordered_map<std::string, T>::find and count, std::map<std::string, T>::find, and a hand-written open-addressing table of strings, the first under an OpenMP reduction (also built with -fopenmp); strings compared by content, keys inside the string object and on the heap (issue 17, items 7 and 10).
 #include "common.h"
 #include <cstring>
 #include <map>
@@ -68,6 +68,7 @@ int main(int argc, char **argv) {
 
   uint64_t hits = 0, codes = 0, counted = 0, open_sum = 0;
   int64_t in_map = 0;
+#pragma omp parallel for reduction(+ : hits, codes) num_threads(2)
 #pragma memcoro parallel(N)
   for (size_t i = 0; i < keys.size(); i++) {
     auto it = hashed.find(keys[i]);
