@@ -16,19 +16,13 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+#include "../splitmix64.h"
 #ifndef PAR
 #define PAR 32
 #endif
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  return x ^ (x >> 33);
-}
 static std::string key_of(uint64_t i) {
-  uint64_t h = mix(i);
+  uint64_t h = mix64(i);
   std::string s(8 + h % 25, 'a');
   for (size_t j = 0; j + 6 < s.size(); j++) s[j] = (char)('a' + (h >> (8 + 2 * (j % 24))) % 26);
   for (size_t j = s.size() - 6; j < s.size(); j++, i /= 26) s[j] = (char)('a' + i % 26);
@@ -114,7 +108,7 @@ int main(int argc, char **argv) {
     open.insert(k, (uint32_t)i);
   }
   std::vector<std::string> keys(q);
-  for (size_t j = 0; j < q; j++) keys[j] = key_of(mix(j + 7) % (2 * n));
+  for (size_t j = 0; j < q; j++) keys[j] = key_of(mix64(j + 7) % (2 * n));
   const char *names[3] = {"unordered_map<string>::find", "map<string>::find", "open addressing, strings"};
   double best[3][2];
   for (auto &b : best) b[0] = b[1] = 1e30;
