@@ -13,13 +13,17 @@
 // there. The function itself is unchanged for its other callers.
 //
 // A callee qualifies when it is defined here with a definition the linker
-// cannot replace, is not variadic, has no marked loop of its own, has at
+// cannot replace by another program's (a template instantiation,
+// linkonce_odr, does: libstdc++'s unordered_map<string, T>::find and
+// map::find, called or invoked), is not variadic, has no marked loop of its own, has at
 // most -memcoro-nested-max-size instructions, cannot reach itself through
 // direct calls (recursion has no bounded frame), and has a far-looking load:
 // its address is neither a stack or global object nor a constant offset
 // from an argument (heads[h & mask], e->key after e = e->next). Other calls
 // stay where they are and run in place (split/CallsInPlace.cpp); a recursive
-// one gets a missed remark saying so.
+// one gets a missed remark saying so. Once a callee is copied, libstdc++'s
+// string hashes are declared as the pure functions they are, so that the
+// loop's other reads are not taken as written by them.
 //
 // A callee of another translation unit cannot be copied. In a loop with no
 // far access of its own (which would otherwise stay serial), or when the
