@@ -13,13 +13,17 @@
 // there. The function itself is unchanged for its other callers.
 //
 // A callee qualifies when it is defined here with a definition the linker
-// cannot replace, is not variadic, has no marked loop of its own, has at
+// cannot replace by another program's (a template instantiation,
+// linkonce_odr, does: libstdc++'s unordered_map<string, T>::find and
+// map::find, called or invoked), is not variadic, has no marked loop of its own, has at
 // most -memcoro-nested-max-size instructions, cannot reach itself through
 // direct calls (recursion has no bounded frame), and has a far-looking load:
 // its address is neither a stack or global object nor a constant offset
 // from an argument (heads[h & mask], e->key after e = e->next). Other calls
 // stay where they are and run in place (split/CallsInPlace.cpp); a recursive
-// one gets a missed remark saying so.
+// one gets a missed remark saying so. Once a callee is copied, libstdc++'s
+// string hashes are declared as the pure functions they are, so that the
+// loop's other reads are not taken as written by them.
 //
 // A callee of another translation unit cannot be copied. In a loop with no
 // far access of its own (which would otherwise stay serial), or when the
@@ -121,7 +125,38 @@ bool memcoro::mayResumeCallee(Function &F) {
   return true;
 }
 
-static std::string calleeText(const Function &F) { return "callee '" + demangle(F.getName()) + "'"; }
+/// The callee's name as a remark gives it: demangled, and for a member of a
+/// class template (std::_Hashtable<std::__cxx11::basic_string<char, ...>,
+/// ...>::find(...), a page of text) the class's arguments and the
+/// parameters elided: 'std::_Hashtable<...>::find'.
+static std::string readableName(const Function &F) {
+  std::string Full = demangle(F.getName());
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(F.getName().data()) || !D.isFunction())
+    return Full;
+  auto text = [](char *Buf) {
+    std::string Text = Buf ? Buf : "";
+    std::free(Buf);
+    return Text;
+  };
+  std::string Context = text(D.getFunctionDeclContextName(nullptr, nullptr));
+  std::string Base = text(D.getFunctionBaseName(nullptr, nullptr));
+  if (Context.find('<') == std::string::npos || Base.empty())
+    return Full;
+  std::string Short;
+  unsigned Depth = 0;
+  for (char C : Context) {
+    if (C == '<' && Depth++ == 0)
+      Short += "<...>";
+    else if (C == '>' && Depth > 0)
+      --Depth;
+    else if (Depth == 0)
+      Short += C;
+  }
+  return Short + "::" + Base;
+}
+
+static std::string calleeText(const Function &F) { return "callee '" + readableName(F) + "'"; }
 
 static constexpr StringLiteral NestedExternMD = "memcoro.nested.extern";
 static constexpr StringLiteral NestedPartMD = "memcoro.nested.call";
@@ -159,7 +194,7 @@ static void resumeInOtherUnit(CallInst &Call, Loop &L, OptimizationRemarkEmitter
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
   Function &Callee = *Call.getCalledFunction();
-  std::string Name = demangle(Callee.getName());
+  std::string Name = readableName(Callee);
   auto *PtrTy = PointerType::get(Ctx, 0);
   auto *I64 = Type::getInt64Ty(Ctx);
   auto *DescTy = StructType::get(I64, PtrTy);
@@ -275,6 +310,20 @@ SmallVector<CallInst *, 2> memcoro::getNestedYields(const Loop &L) {
   return Yields;
 }
 
+/// libstdc++'s string hashes (std::hash<std::string>, reached from a copy
+/// of unordered_map<string, T>::find) read the key's bytes and nothing else,
+/// and do not throw; declared without those effects, each call would seem
+/// to write any memory, and the loop's own reads (the keys vector's data
+/// pointer) would be read again after it and carried to the next iteration.
+static void describeStringHashes(Module &M) {
+  for (StringRef Name : {"_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm"})
+    if (Function *Hash = M.getFunction(Name); Hash && Hash->isDeclaration() && Hash->arg_size() == 3) {
+      Hash->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref));
+      Hash->setDoesNotThrow();
+      Hash->setWillReturn();
+    }
+}
+
 PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
@@ -284,14 +333,17 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
     const auto *Remote = RAI.lookup(L);
     return Remote && !Remote->empty();
   };
-  SmallVector<std::pair<CallInst *, Loop *>, 4> ToInline, ToResume;
+  // A call in C++ code with cleanups (main's vectors) is an invoke: copied
+  // in like a call, its unwind edge taken by the copy's calls.
+  SmallVector<std::pair<CallBase *, Loop *>, 4> ToInline;
+  SmallVector<std::pair<CallInst *, Loop *>, 4> ToResume;
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!getMarkedParallelism(*L))
       continue;
     for (BasicBlock *BB : L->blocks())
       for (Instruction &I : *BB) {
-        auto *Call = dyn_cast<CallInst>(&I);
-        Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+        auto *Call = dyn_cast<CallBase>(&I);
+        Function *Callee = Call && !isa<CallBrInst>(Call) ? Call->getCalledFunction() : nullptr;
         if (!Callee || Callee->isIntrinsic() || Callee == &F || !Call->mayReadOrWriteMemory() ||
             isNestedCallPart(*Call) || any_of(ToInline, [&](auto &P) { return P.first == Call; }))
           continue;
@@ -304,8 +356,9 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
           // its plain calls, except to a lookup that hands back the record
           // it found (memcached's assoc_find): the loop's own far accesses
           // read that record, and the walk to it is the iteration's misses.
-          if ((!HasOwnFarAccesses(L) || Call->getType()->isPointerTy()) && mayResumeElsewhere(*Call, TLI)) {
-            ToResume.push_back({Call, L});
+          auto *Plain = dyn_cast<CallInst>(Call);
+          if (Plain && (!HasOwnFarAccesses(L) || Call->getType()->isPointerTy()) && mayResumeElsewhere(*Plain, TLI)) {
+            ToResume.push_back({Plain, L});
             continue;
           }
           ORE.emit([&] {
@@ -316,8 +369,15 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
           });
           continue;
         }
-        if (!Callee->hasExactDefinition() || !mayResumeCallee(*Callee))
+        // A linkonce_odr or weak_odr definition (a template instantiation:
+        // unordered_map<string, T>::find) is not exact, as another unit's copy
+        // may be optimised differently, but every copy has the source's
+        // meaning: copying it is what the inliner does. Only a definition
+        // the linker may replace by another program's is left alone.
+        if (Callee->isInterposable() || !mayResumeCallee(*Callee)) {
+          LLVM_DEBUG(dbgs() << "memcoro-nested-calls: left plain:" << *Call << "\n");
           continue;
+        }
         if (isRecursive(*Callee)) {
           ++NumRecursive;
           LLVM_DEBUG(dbgs() << "memcoro-nested-calls: recursive, left plain:" << *Call << "\n");
@@ -335,12 +395,14 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
   if (ToInline.empty() && ToResume.empty())
     return PreservedAnalyses::all();
   LLVMContext &Ctx = F.getContext();
+  if (!ToInline.empty())
+    describeStringHashes(*F.getParent());
   for (auto &[Call, L] : ToResume)
     resumeInOtherUnit(*Call, *L, ORE);
   for (auto &[Call, L] : ToInline) {
     Function &Callee = *Call->getCalledFunction();
     DebugLoc Loc = Call->getDebugLoc();
-    std::string Name = demangle(Callee.getName());
+    std::string Name = readableName(Callee);
     // Inlining splits the call's block, which may be the latch: the loop's
     // properties are set while LoopInfo still names it.
     MDNode *OldID = L->getLoopID();

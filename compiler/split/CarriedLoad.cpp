@@ -17,6 +17,10 @@
 //     becomes, in the header,
 //   %prev = load off[u]     ; the latch load's address, one step back
 //
+// A load from an address the loop does not change (a vector's data pointer
+// that `keys[i]` reads, read again after a call that might write it) is the
+// same with a step of zero: each iteration reads it at its start.
+//
 // That is the load the source wrote. LLVM forwarded it because nothing in
 // the serial loop writes the location between the two reads; the other
 // iterations that now run in between do not write what this one reads (the
@@ -92,22 +96,41 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
   Loop &L = Plan.L;
   SmallVector<LoadInst *, 4> Reads = loadsOfOneAddress(L, Phi->getIncomingValueForBlock(Plan.Latch));
   LoadInst *Next = Reads.empty() ? nullptr : Reads.front();
-  auto *First = dyn_cast<LoadInst>(Phi->getIncomingValueForBlock(Plan.Preheader));
+  Value *Entering = Phi->getIncomingValueForBlock(Plan.Preheader);
+  auto *First = dyn_cast<LoadInst>(Entering);
+  const bool SourceReadsIt = !findOptionMDForLoop(&L, CopiesMemoryMD);
   auto fail = [&](const char *Why) {
     LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " does not carry a load to read again: " << Why
                       << "\n");
     return false;
   };
-  if (!Next || !First || any_of(Reads, [&](LoadInst *R) { return R->getType() != First->getType(); }))
+  if (!Next || any_of(Reads, [&](LoadInst *R) { return R->getType() != Entering->getType(); }))
     return fail("not a plain load, or loads of one address, carried from the latch");
-  auto *Addr = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(Next->getPointerOperand()));
-  if (!Addr || Addr->getLoop() != &L || !Addr->isAffine() || !isa<SCEVConstant>(Addr->getStepRecurrence(A.SE)))
-    return fail("its address is not affine in the loop's counter");
-  // Iteration k reads what iteration k - 1 loaded; iteration 0, the load
-  // before the loop.
-  const SCEV *Step = Addr->getStepRecurrence(A.SE);
-  const SCEV *Before = A.SE.getMinusSCEV(Addr->getStart(), Step);
-  if (A.SE.getSCEV(First->getPointerOperand()) != Before)
+  // An address the loop does not change (a vector's data pointer, read
+  // again after a call that might write it: `keys[i]` beside a lookup that
+  // is not inlined) is a step of zero: each iteration reads it where the
+  // loop's entry did. The value entering the loop need not be a load: GVN
+  // hands in what it knows the memory holds (the pointer the vector was
+  // allocated with). Only a body that copies no loaded value into a
+  // variable declared before it (memcoro-mark notes it) is taken at that:
+  // there the phi is the optimiser's forwarding, not the source's.
+  const SCEV *Ptr = A.SE.getSCEV(Next->getPointerOperand());
+  const SCEV *Before = nullptr;
+  if (A.SE.isLoopInvariant(Ptr, &L)) {
+    Before = Ptr;
+    if (!First && !SourceReadsIt)
+      return fail("the value entering the loop is no load, and the body hands loaded values on itself");
+  } else {
+    auto *Addr = dyn_cast<SCEVAddRecExpr>(Ptr);
+    if (!Addr || Addr->getLoop() != &L || !Addr->isAffine() || !isa<SCEVConstant>(Addr->getStepRecurrence(A.SE)))
+      return fail("its address is not affine in the loop's counter");
+    // Iteration k reads what iteration k - 1 loaded; iteration 0, the load
+    // before the loop.
+    Before = A.SE.getMinusSCEV(Addr->getStart(), Addr->getStepRecurrence(A.SE));
+    if (!First)
+      return fail("not a plain load, or loads of one address, carried from the latch");
+  }
+  if (First && A.SE.getSCEV(First->getPointerOperand()) != Before)
     return fail("the value entering the loop is not read from one step before");
   SCEVExpander Probe(A.SE, A.DL, "memcoro");
   if (!Probe.isSafeToExpand(Before))
@@ -120,7 +143,7 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
         AR && AR->getLoop() == &L && P.getType()->isIntegerTy() && AR->getStepRecurrence(A.SE)->isOne() &&
         (AR->hasNoUnsignedWrap() || AR->hasNoSignedWrap()))
       Counter = &P;
-  if (!Counter)
+  if (!Counter && Before != Ptr)
     return fail("no counter by one that does not wrap");
   // A writer into the offsets' own object, or one alias analysis cannot
   // trace to any object, hands a value to the next iteration through
@@ -129,7 +152,6 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
   MemoryLocation Read(Next->getPointerOperand(), LocationSize::beforeOrAfterPointer(), Next->getAAMetadata());
   const Value *Offsets = getUnderlyingObject(Next->getPointerOperand());
   Instruction *Assumed = nullptr;
-  const bool SourceReadsIt = !findOptionMDForLoop(&L, CopiesMemoryMD);
   Instruction *Writer = firstWriterIn(A, L, Read, [&](const Instruction &I) {
     auto *Store = dyn_cast<StoreInst>(&I);
     if (!SourceReadsIt)
@@ -155,21 +177,26 @@ void memcoro::readCarriedLoadsAgain(const SplitAnalyses &A, const LoopPlan &Plan
   for (const CarriedLoad &C : Plan.CarriedLoads) {
     SCEVExpander Exp(A.SE, A.DL, "memcoro");
     Value *Base = Exp.expandCodeFor(C.Before, C.Next->getPointerOperandType(), Plan.Preheader->getTerminator());
-    const APInt &Step = cast<SCEVConstant>(cast<SCEVAddRecExpr>(A.SE.getSCEV(C.Next->getPointerOperand()))
-                                                ->getStepRecurrence(A.SE))
-                            ->getAPInt();
+    auto *Addr = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(C.Next->getPointerOperand()));
     IRBuilder<> B(&*Plan.Header->getFirstInsertionPt());
     B.SetCurrentDebugLocation(C.Next->getDebugLoc());
-    Value *Start = C.Counter->getIncomingValueForBlock(Plan.Preheader);
-    Value *K = B.CreateZExt(B.CreateSub(C.Counter, Start), B.getInt64Ty(), "memcoro.carried.k");
-    Value *Offset = B.CreateMul(K, B.getInt64(Step.getSExtValue()));
-    Value *At = B.CreateGEP(B.getInt8Ty(), Base, Offset, C.Phi->getName() + ".at");
+    Value *At = Base;
+    if (Addr && Addr->getLoop() == &Plan.L) {
+      const APInt &Step = cast<SCEVConstant>(Addr->getStepRecurrence(A.SE))->getAPInt();
+      Value *Start = C.Counter->getIncomingValueForBlock(Plan.Preheader);
+      Value *K = B.CreateZExt(B.CreateSub(C.Counter, Start), B.getInt64Ty(), "memcoro.carried.k");
+      Value *Offset = B.CreateMul(K, B.getInt64(Step.getSExtValue()));
+      At = B.CreateGEP(B.getInt8Ty(), Base, Offset, C.Phi->getName() + ".at");
+    }
     LoadInst *Again = B.CreateAlignedLoad(C.Next->getType(), At, C.Next->getAlign(), C.Phi->getName() + ".again");
     Again->copyMetadata(*C.Next, {LLVMContext::MD_tbaa, LLVMContext::MD_noundef});
     ORE.emit([&] {
       return OptimizationRemarkAnalysis(RemarkPass, "CarriedLoad", remarkLocation(C.Next, Plan.L), C.Next->getParent())
-             << "a value loaded in one iteration and handed to the next (as LLVM hands on off[u + 1] as the next "
-                "off[u]) is read again by each iteration, from where the previous one read it"
+             << (Addr && Addr->getLoop() == &Plan.L
+                     ? "a value loaded in one iteration and handed to the next (as LLVM hands on off[u + 1] as the "
+                       "next off[u]) is read again by each iteration, from where the previous one read it"
+                     : "a value read again after a call and handed to the next iteration (a vector's data pointer "
+                       "beside a lookup that is not inlined) is read by each iteration at its start")
              << (C.Assumed ? "; assumed, as the pragma asserts, that " + accessPlace(*C.Assumed) +
                                  " writes nothing another iteration reads there"
                            : std::string());

@@ -84,7 +84,15 @@ bool memcoro::conditionalMirrorKeepsTotal(const SplitAnalyses &A, const Loop &L,
   BasicBlock *Preheader = L.getLoopPreheader(), *Latch = L.getLoopLatch();
   auto *Slot = dyn_cast_or_null<AllocaInst>(R.MirrorPlace);
   // One way out, through the latch: the total a run leaves is LatchValue.
-  if (!Preheader || !Latch || !Slot || R.Mirrors.size() != 1 || L.getExitingBlock() != Latch)
+  // Edges that end the program (a copied callee's landing pad that calls
+  // std::terminate) leave no total behind.
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  auto endsProgram = [&](BasicBlock *BB) {
+    return all_of(successors(BB), [&](BasicBlock *S) { return L.contains(S) || blockEndsProgram(S); });
+  };
+  if (!Preheader || !Latch || !Slot || R.Mirrors.size() != 1 || !is_contained(Exiting, Latch) ||
+      !all_of(Exiting, [&](BasicBlock *BB) { return BB == Latch || endsProgram(BB); }))
     return false;
   StoreInst *Mirror = R.Mirrors.front();
   // Each way into the latch: the total unchanged, or the value just stored,

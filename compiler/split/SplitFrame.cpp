@@ -40,6 +40,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 
 #include <functional>
@@ -337,6 +338,15 @@ void CoroutineFrame::emitOncePerIterationSaves(AllocaInst *SlotIndex) {
       continue;
     IRBuilder<> VB(V->getParent(), isa<PHINode>(V) ? V->getParent()->getFirstInsertionPt()
                                                    : std::next(V->getIterator()));
+    // An invoke's result (a callee copied in with its landing pads: the
+    // string hash of unordered_map<string, T>::find) exists on its normal
+    // edge only.
+    if (auto *Invoke = dyn_cast<InvokeInst>(V)) {
+      BasicBlock *Normal = Invoke->getNormalDest();
+      if (!Normal->getSinglePredecessor())
+        Normal = SplitCriticalEdge(Invoke, 0);
+      VB.SetInsertPoint(Normal, Normal->getFirstInsertionPt());
+    }
     VB.SetCurrentDebugLocation(V->getDebugLoc());
     VB.CreateStore(V, savedFieldPtr(VB, VB.CreateLoad(VB.getInt64Ty(), SlotIndex), Field));
   }

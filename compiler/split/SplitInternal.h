@@ -148,7 +148,8 @@ struct CarriedLoad {
   llvm::PHINode *Phi = nullptr;
   /// The load in the loop whose value the latch hands on.
   llvm::LoadInst *Next = nullptr;
-  /// A counter by one: which iteration this is.
+  /// A counter by one: which iteration this is (unused when the address
+  /// does not change in the loop).
   llvm::PHINode *Counter = nullptr;
   /// The address iteration 0 reads it from, one step before Next's.
   const llvm::SCEV *Before = nullptr;
