@@ -1,0 +1,97 @@
+//===- FreedReloads.cpp - values GVN re-reads only after a deallocation ----===//
+//
+// A step of memcoro-split before legality (see SplitInternal.h), shared by
+// the pass and its printer. A std::vector local to the loop's function and
+// filled by push_back frees its old storage when it grows (operator delete,
+// inlined from _M_realloc_insert). Alias analysis does not know that the
+// deallocation writes nothing the program can read, so GVN reads everything
+// the loop reads through memory again after it and carries the old and new
+// values through header phis:
+//
+//   for (i = 0; i < ix.size(); ++i)     ix.begin and ix.end: header phis,
+//     if (pred(a[ix[i]]))               reloaded on the growth path, after
+//       out.push_back(i);               operator delete(old storage)
+//
+// The loop then has no trip count (its bound is a phi) and its body reads a
+// carried value (ix's data pointer). When every instruction of the loop that
+// may write the place such a web re-reads is a deallocation, the place holds
+// what it held when the loop was entered, and every value of the web is the
+// one it enters the loop with (ReloadedBound.cpp's boundEnteringLoop): the
+// web is replaced by it. That is the value the serial loop reads, so the
+// rewrite stands whether or not the loop is interleaved.
+//
+//   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
+//       -disable-output in.ll
+//
+//===----------------------------------------------------------------------===//
+#include "split/SplitInternal.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryBuiltins.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/Debug.h"
+
+using namespace llvm;
+using namespace memcoro;
+
+#define DEBUG_TYPE "memcoro-split"
+
+STATISTIC(NumFreedReloads, "Number of values re-read only after a deallocation taken as they enter the loop");
+
+/// Whether every instruction of \p L that may write \p Loc only frees memory.
+static bool onlyFreedIn(const Loop &L, const MemoryLocation &Loc, AAResults &AA, const TargetLibraryInfo &TLI) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (!I.mayWriteToMemory() || !isModSet(AA.getModRefInfo(&I, Loc)))
+        continue;
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (Call && getFreedOperand(Call, &TLI))
+        continue;
+      LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded place may be written by" << I << "\n");
+      return false;
+    }
+  return true;
+}
+
+bool memcoro::forwardReloadsAcrossFrees(Loop &L, AAResults &AA, const TargetLibraryInfo &TLI) {
+  if (!L.getLoopPreheader())
+    return false;
+  const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
+  // Deallocations are what this is about: without one, GVN had its reasons.
+  bool Frees = any_of(L.blocks(), [&](BasicBlock *BB) {
+    return any_of(*BB, [&](Instruction &I) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      return Call && getFreedOperand(Call, &TLI);
+    });
+  });
+  if (!Frees)
+    return false;
+  bool Changed = false;
+  SmallVector<PHINode *, 8> Phis;
+  for (PHINode &Phi : L.getHeader()->phis())
+    Phis.push_back(&Phi);
+  SmallPtrSet<PHINode *, 8> Erased;
+  for (PHINode *Phi : Phis) {
+    if (Erased.contains(Phi))
+      continue;
+    LoadInst *Reload = nullptr;
+    Value *Entering = boundEnteringLoop(L, Phi, DL, &Reload);
+    if (!Entering || !Reload || !onlyFreedIn(L, MemoryLocation::get(Reload), AA, TLI))
+      continue;
+    LLVM_DEBUG(dbgs() << "memcoro-split:" << *Phi << " is re-read only after a deallocation; taken as"
+                      << *Entering << "\n");
+    SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
+    for (PHINode *P : Web)
+      P->replaceAllUsesWith(Entering);
+    for (PHINode *P : Web) {
+      Erased.insert(P);
+      P->eraseFromParent();
+    }
+    ++NumFreedReloads;
+    Changed = true;
+  }
+  return Changed;
+}
