@@ -18,7 +18,11 @@
 // what it held when the loop was entered, and every value of the web is the
 // one it enters the loop with (ReloadedBound.cpp's boundEnteringLoop): the
 // web is replaced by it. That is the value the serial loop reads, so the
-// rewrite stands whether or not the loop is interleaved.
+// rewrite stands whether or not the loop is interleaved. A store alias
+// analysis cannot tell from the place (a std::pair element stored as one
+// i64, untagged) is excused when it follows every read of the web in its
+// iteration: what it wrote would be read by a later iteration only, which
+// the pragma promises does not happen (as CarriedLoad.cpp assumes).
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
 //       -disable-output in.ll
@@ -41,14 +45,26 @@ using namespace memcoro;
 
 STATISTIC(NumFreedReloads, "Number of values re-read only after a deallocation taken as they enter the loop");
 
-/// Whether every instruction of \p L that may write \p Loc only frees memory.
-static bool onlyFreedIn(const Loop &L, const MemoryLocation &Loc, AAResults &AA, const TargetLibraryInfo &TLI) {
+/// Whether every instruction of \p L that may write \p Loc only frees memory,
+/// or runs after every use of \p Web's values in its iteration: a store that
+/// alias analysis cannot tell from the place (an element of the vector,
+/// stored as a plain i64) would otherwise be read by the next iteration,
+/// a dependence the pragma's promise rules out.
+static bool onlyFreedIn(const Loop &L, const MemoryLocation &Loc, ArrayRef<PHINode *> Web, AAResults &AA,
+                        const TargetLibraryInfo &TLI) {
+  SmallVector<Instruction *, 8> Uses;
+  for (PHINode *P : Web)
+    for (User *U : P->users())
+      if (auto *UI = dyn_cast<Instruction>(U); UI && L.contains(UI) && !is_contained(Web, UI))
+        Uses.push_back(UI);
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
       if (!I.mayWriteToMemory() || !isModSet(AA.getModRefInfo(&I, Loc)))
         continue;
       auto *Call = dyn_cast<CallBase>(&I);
       if (Call && getFreedOperand(Call, &TLI))
+        continue;
+      if (none_of(Uses, [&](Instruction *U) { return reachesInIteration(L, &I, U, nullptr); }))
         continue;
       LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded place may be written by" << I << "\n");
       return false;
@@ -79,11 +95,13 @@ bool memcoro::forwardReloadsAcrossFrees(Loop &L, AAResults &AA, const TargetLibr
       continue;
     LoadInst *Reload = nullptr;
     Value *Entering = boundEnteringLoop(L, Phi, DL, &Reload);
-    if (!Entering || !Reload || !onlyFreedIn(L, MemoryLocation::get(Reload), AA, TLI))
+    if (!Entering || !Reload)
+      continue;
+    SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
+    if (!onlyFreedIn(L, MemoryLocation::get(Reload), Web, AA, TLI))
       continue;
     LLVM_DEBUG(dbgs() << "memcoro-split:" << *Phi << " is re-read only after a deallocation; taken as"
                       << *Entering << "\n");
-    SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
     for (PHINode *P : Web)
       P->replaceAllUsesWith(Entering);
     for (PHINode *P : Web) {

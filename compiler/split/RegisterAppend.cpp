@@ -95,10 +95,18 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
   // The phis the variable flows into. A phi that only merges values
   // computed for it (a vector's new storage: null, or operator new's result)
   // is one of its assignments, made where that phi's value reaches the web.
+  // A phi of an inner loop's header that steps from the value (the loop
+  // that moves a vector's elements into its new storage) is a read of it.
+  auto walksFrom = [&](PHINode *P) {
+    Loop *Inner = A.LI.getLoopFor(P->getParent());
+    BasicBlock *InnerLatch = Inner != &L && Inner->getHeader() == P->getParent() ? Inner->getLoopLatch() : nullptr;
+    auto *Step = InnerLatch ? dyn_cast<Instruction>(P->getIncomingValueForBlock(InnerLatch)) : nullptr;
+    return Step && !isa<PHINode>(Step) && is_contained(Step->operands(), P);
+  };
   SmallVector<PHINode *, 4> Web = {Phi};
   for (unsigned I = 0; I < Web.size(); ++I)
     for (User *U : Web[I]->users())
-      if (auto *P = dyn_cast<PHINode>(U); P && L.contains(P) && !is_contained(Web, P))
+      if (auto *P = dyn_cast<PHINode>(U); P && L.contains(P) && !is_contained(Web, P) && !walksFrom(P))
         Web.push_back(P);
   SmallPtrSet<Instruction *, 16> Closure(Web.begin(), Web.end());
   // Two phis of it in one block would be two values of it at once.
@@ -141,7 +149,7 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
       }
       if (!is_contained(Web, X) || Closure.contains(UI))
         continue;
-      if (isa<PHINode>(UI))
+      if (isa<PHINode>(UI) && !walksFrom(cast<PHINode>(UI)))
         return fail("a phi merges it with another value");
       if (!is_contained(C.Reads, UI))
         C.Reads.push_back(UI);
@@ -217,7 +225,19 @@ void memcoro::demoteRegisterAppend(const AppendCounter &C, AllocaInst *Slot,
     new StoreInst(P->getIncomingValueForBlock(From), Slot, From->getTerminator()->getIterator());
   // The definitions' own uses keep their value: they run in this iteration,
   // after it was read.
-  readSharedCounter(
-      C, Slot, C.Reads, [&](Value *Op) { return isa<PHINode>(Op) && is_contained(C.Closure, cast<PHINode>(Op)); },
-      ReadAt);
+  auto fromIt = [&](Value *Op) { return isa<PHINode>(Op) && is_contained(C.Closure, cast<PHINode>(Op)); };
+  // An inner loop's walk from it reads it where that loop is entered.
+  SmallVector<Instruction *, 8> InPlace;
+  for (Instruction *R : C.Reads) {
+    auto *Walk = dyn_cast<PHINode>(R);
+    if (!Walk) {
+      InPlace.push_back(R);
+      continue;
+    }
+    for (unsigned In = 0; In < Walk->getNumIncomingValues(); ++In)
+      if (fromIt(Walk->getIncomingValue(In)))
+        Walk->setIncomingValue(In, new LoadInst(C.Phi->getType(), Slot, C.Phi->getName() + ".current",
+                                                Walk->getIncomingBlock(In)->getTerminator()->getIterator()));
+  }
+  readSharedCounter(C, Slot, InPlace, fromIt, ReadAt);
 }

@@ -62,7 +62,6 @@ __attribute__((noinline)) static uint64_t filter(const std::vector<int64_t> &a, 
 struct Hit {
   uint32_t row;
   int64_t value;
-  Hit() = default;
   Hit(uint32_t r, int64_t v) : row(r), value(v) {}
 };
 
