@@ -141,7 +141,9 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
     for (User *U : X->users()) {
       auto *UI = cast<Instruction>(U);
       if (!L.contains(UI)) {
-        if (X != LatchValue) {
+        // A path that ends the program (the vector's length error, its
+        // fields stored back on the way) may read any of its values.
+        if (X != LatchValue && !blockEndsProgram(UI->getParent())) {
           LLVM_DEBUG(dbgs() << "memcoro-split: used after the loop by" << *UI << "\n");
           return fail("an intermediate value is used after the loop");
         }
@@ -219,8 +221,15 @@ bool memcoro::recogniseAppendCompanion(const SplitAnalyses &A, LoopPlan &Plan, P
   return !Plan.RegisterAppendStarts.empty() && recogniseRegisterValue(A, Plan, Phi, /*Companion=*/true);
 }
 
-void memcoro::demoteRegisterAppend(const AppendCounter &C, AllocaInst *Slot,
+void memcoro::demoteRegisterAppend(const Loop &L, const AppendCounter &C, AllocaInst *Slot,
                                    DenseMap<Instruction *, Instruction *> &ReadAt) {
+  // A path out of the loop that ends the program (the vector's length
+  // error) stores nothing anyone reads again.
+  for (Instruction *I : C.Closure)
+    I->replaceUsesWithIf(PoisonValue::get(I->getType()), [&](Use &U) {
+      auto *User = cast<Instruction>(U.getUser());
+      return !L.contains(User) && blockEndsProgram(User->getParent());
+    });
   for (auto [P, From] : C.Assigned)
     new StoreInst(P->getIncomingValueForBlock(From), Slot, From->getTerminator()->getIterator());
   // The definitions' own uses keep their value: they run in this iteration,

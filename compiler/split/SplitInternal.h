@@ -581,7 +581,7 @@ void readSharedCounter(const AppendCounter &C, llvm::AllocaInst *Slot, llvm::Arr
 /// The lowering's, for such a counter \p C: each read takes the value from
 /// the shared scalar \p Slot, each assignment stores it there; \p ReadAt
 /// receives each read's load.
-void demoteRegisterAppend(const AppendCounter &C, llvm::AllocaInst *Slot,
+void demoteRegisterAppend(const llvm::Loop &L, const AppendCounter &C, llvm::AllocaInst *Slot,
                           llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> &ReadAt);
 /// Whether the loop body can go from just after \p From to just before \p To
 /// without passing \p Kill and without going round the back edge; where a

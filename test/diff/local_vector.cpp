@@ -1,4 +1,4 @@
-// local_vector: a std::vector local to the marked loop's function, filled by push_back / emplace_back (its begin, end and capacity in registers after SROA): a hash-join probe collecting pairs, a BFS next frontier, a filter with and without reserve(); the contents must equal the serial loop's (issue 17, item 11).
+// local_vector: a std::vector local to the marked loop's function, filled by push_back / emplace_back (its begin, end and capacity in registers after SROA): a hash-join probe collecting pairs, a BFS next frontier, a filter with and without reserve(), vectors returned by value; the contents must equal the serial loop's (issue 17, item 11).
 #include "common.h"
 #include <utility>
 #include <vector>
@@ -24,9 +24,10 @@ __attribute__((noinline)) static uint64_t join(const std::vector<uint32_t> &keys
 }
 
 // A BFS step: the unvisited neighbours of the frontier (first writer wins)
-// go to the next frontier.
-__attribute__((noinline)) static uint64_t frontier_step(const std::vector<uint32_t> &frontier, const uint32_t *adj,
-                                                        std::vector<int32_t> &parent) {
+// go to the next frontier, returned by value (the vector is the caller's
+// return slot, its fields kept in registers or stored back in the loop).
+__attribute__((noinline)) static std::vector<uint32_t> frontier_step(const std::vector<uint32_t> &frontier,
+                                                                     const uint32_t *adj, std::vector<int32_t> &parent) {
   std::vector<uint32_t> next;
   next.reserve(frontier.size() / 4);
 #pragma memcoro parallel(N) remote(parent)
@@ -38,9 +39,24 @@ __attribute__((noinline)) static uint64_t frontier_step(const std::vector<uint32
       next.push_back(v);
     }
   }
-  uint64_t h = next.size();
-  for (uint32_t v : next)
-    h = mix(h, v);
+  return next;
+}
+
+// A filter without reserve(), returned by value.
+__attribute__((noinline)) static std::vector<uint32_t> positions(const std::vector<int64_t> &a,
+                                                                 const std::vector<uint32_t> &ix) {
+  std::vector<uint32_t> out;
+#pragma memcoro parallel(N)
+  for (size_t i = 0; i < ix.size(); ++i)
+    if (a[ix[i]] & 1)
+      out.push_back((uint32_t)i);
+  return out;
+}
+
+static uint64_t hash(const std::vector<uint32_t> &v) {
+  uint64_t h = v.size();
+  for (uint32_t x : v)
+    h = mix(h, x);
   return h;
 }
 
@@ -97,12 +113,13 @@ int main(int argc, char **argv) {
   std::vector<uint32_t> ix(n);
   for (auto &i : ix) i = diff_rand() % V;
   uint64_t hj = join(keys, bucket, bkeys);
-  uint64_t hf = frontier_step(frontier, adj.data(), parent);
+  uint64_t hf = hash(frontier_step(frontier, adj.data(), parent));
   uint64_t hp = 1;
   for (int32_t p : parent) hp = mix(hp, (uint64_t)p);
   uint64_t h1 = filter(table, ix);
   uint64_t h2 = filter_emplace(table, ix);
-  printf("%llx %llx %llx %llx %llx\n", (unsigned long long)hj, (unsigned long long)hf, (unsigned long long)hp,
-         (unsigned long long)h1, (unsigned long long)h2);
+  uint64_t h3 = hash(positions(table, ix));
+  printf("%llx %llx %llx %llx %llx %llx\n", (unsigned long long)hj, (unsigned long long)hf, (unsigned long long)hp,
+         (unsigned long long)h1, (unsigned long long)h2, (unsigned long long)h3);
   return 0;
 }
