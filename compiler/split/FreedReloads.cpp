@@ -3,7 +3,7 @@
 // A step of memcoro-split before legality (see SplitInternal.h), shared by
 // the pass and its printer. A std::vector local to the loop's function and
 // filled by push_back frees its old storage when it grows (operator delete,
-// inlined from _M_realloc_insert). Alias analysis does not know that the
+// inlined from _M_realloc_insert, or that call itself left out of line). Alias analysis does not know that the
 // deallocation writes nothing the program can read, so GVN reads everything
 // the loop reads through memory again after it and carries the old and new
 // values through header phis:
@@ -20,9 +20,11 @@
 // web is replaced by it. That is the value the serial loop reads, so the
 // rewrite stands whether or not the loop is interleaved. A store alias
 // analysis cannot tell from the place (a std::pair element stored as one
-// i64, untagged) is excused when it follows every read of the web in its
-// iteration: what it wrote would be read by a later iteration only, which
-// the pragma promises does not happen (as CarriedLoad.cpp assumes).
+// i64, untagged), or a call (_M_realloc_insert left out of line), is excused
+// when it follows every read of the web in its iteration: what it wrote
+// would be read by a later iteration only, which the pragma promises does
+// not happen (as CarriedLoad.cpp assumes). The exit test's reads do not
+// count: its bound is evaluated once, before the loop, as OpenMP does.
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes='print<memcoro-plan>' \
 //       -disable-output in.ll
@@ -36,7 +38,10 @@
 #include "llvm/Analysis/MemoryBuiltins.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
+
+#include <functional>
 
 using namespace llvm;
 using namespace memcoro;
@@ -52,10 +57,22 @@ STATISTIC(NumFreedReloads, "Number of values re-read only after a deallocation t
 /// a dependence the pragma's promise rules out.
 static bool onlyFreedIn(const Loop &L, const MemoryLocation &Loc, ArrayRef<PHINode *> Web, AAResults &AA,
                         const TargetLibraryInfo &TLI) {
+  // The exit test's bound is evaluated once, before the loop, as OpenMP
+  // evaluates it (SplitLegality::evaluateBoundOnce): what only computes it
+  // is no read of the place in the body.
+  BasicBlock *Latch = L.getLoopLatch();
+  std::function<bool(Instruction *, unsigned)> onlyBound = [&](Instruction *I, unsigned Depth) {
+    if (Depth > 6 || I->mayHaveSideEffects() || isa<PHINode>(I) || I->use_empty())
+      return false;
+    return all_of(I->users(), [&](User *U) {
+      auto *UI = dyn_cast<Instruction>(U);
+      return UI && ((Latch && UI == Latch->getTerminator()) || onlyBound(UI, Depth + 1));
+    });
+  };
   SmallVector<Instruction *, 8> Uses;
   for (PHINode *P : Web)
     for (User *U : P->users())
-      if (auto *UI = dyn_cast<Instruction>(U); UI && L.contains(UI) && !is_contained(Web, UI))
+      if (auto *UI = dyn_cast<Instruction>(U); UI && L.contains(UI) && !is_contained(Web, UI) && !onlyBound(UI, 0))
         Uses.push_back(UI);
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
@@ -64,6 +81,9 @@ static bool onlyFreedIn(const Loop &L, const MemoryLocation &Loc, ArrayRef<PHINo
       auto *Call = dyn_cast<CallBase>(&I);
       if (Call && getFreedOperand(Call, &TLI))
         continue;
+      // A store or a call (a vector's _M_realloc_insert, not inlined) after
+      // every read: on the pragma's word, no later iteration reads what it
+      // wrote.
       if (none_of(Uses, [&](Instruction *U) { return reachesInIteration(L, &I, U, nullptr); }))
         continue;
       LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded place may be written by" << I << "\n");
@@ -76,14 +96,16 @@ bool memcoro::forwardReloadsAcrossFrees(Loop &L, AAResults &AA, const TargetLibr
   if (!L.getLoopPreheader())
     return false;
   const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
-  // Deallocations are what this is about: without one, GVN had its reasons.
-  bool Frees = any_of(L.blocks(), [&](BasicBlock *BB) {
+  // A vector's growth is what this is about: a deallocation, or the call
+  // that grows it when that is not inlined. Without a call that may write
+  // memory, GVN had its reasons.
+  bool Grows = any_of(L.blocks(), [&](BasicBlock *BB) {
     return any_of(*BB, [&](Instruction &I) {
       auto *Call = dyn_cast<CallBase>(&I);
-      return Call && getFreedOperand(Call, &TLI);
+      return Call && !isa<IntrinsicInst>(Call) && Call->mayWriteToMemory();
     });
   });
-  if (!Frees)
+  if (!Grows)
     return false;
   bool Changed = false;
   SmallVector<PHINode *, 8> Phis;

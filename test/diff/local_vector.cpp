@@ -23,6 +23,21 @@ __attribute__((noinline)) static uint64_t join(const std::vector<uint32_t> &keys
   return h;
 }
 
+// The same probe, its pairs returned by value (the vector is the caller's
+// return slot; the growth call may stay out of line).
+__attribute__((noinline)) static std::vector<std::pair<uint32_t, uint32_t>>
+join_pairs(const std::vector<uint32_t> &keys, const std::vector<uint32_t> &bucket, const std::vector<uint32_t> &bkeys) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  size_t mask = bucket.size() - 1;
+#pragma memcoro parallel(N)
+  for (size_t i = 0; i < keys.size(); ++i) {
+    uint32_t b = bucket[(keys[i] * 2654435761u) & mask];
+    if (bkeys[b] == keys[i])
+      out.push_back({(uint32_t)i, b});
+  }
+  return out;
+}
+
 // A BFS step: the unvisited neighbours of the frontier (first writer wins)
 // go to the next frontier, returned by value (the vector is the caller's
 // return slot, its fields kept in registers or stored back in the loop).
@@ -113,6 +128,8 @@ int main(int argc, char **argv) {
   std::vector<uint32_t> ix(n);
   for (auto &i : ix) i = diff_rand() % V;
   uint64_t hj = join(keys, bucket, bkeys);
+  for (auto &p : join_pairs(keys, bucket, bkeys))
+    hj = mix(mix(hj, p.first), p.second);
   uint64_t hf = hash(frontier_step(frontier, adj.data(), parent));
   uint64_t hp = 1;
   for (int32_t p : parent) hp = mix(hp, (uint64_t)p);
