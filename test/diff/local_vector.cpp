@@ -23,17 +23,18 @@ __attribute__((noinline)) static uint64_t join(const std::vector<uint32_t> &keys
   return h;
 }
 
-// The same probe, its pairs returned by value (the vector is the caller's
-// return slot; the growth call may stay out of line).
+// The same probe as a range-for, its pairs built in place and returned by
+// value (the vector is the caller's return slot; the growth call may stay out
+// of line).
 __attribute__((noinline)) static std::vector<std::pair<uint32_t, uint32_t>>
 join_pairs(const std::vector<uint32_t> &keys, const std::vector<uint32_t> &bucket, const std::vector<uint32_t> &bkeys) {
   std::vector<std::pair<uint32_t, uint32_t>> out;
   size_t mask = bucket.size() - 1;
 #pragma memcoro parallel(N)
-  for (size_t i = 0; i < keys.size(); ++i) {
-    uint32_t b = bucket[(keys[i] * 2654435761u) & mask];
-    if (bkeys[b] == keys[i])
-      out.push_back({(uint32_t)i, b});
+  for (const uint32_t &k : keys) {
+    uint32_t b = bucket[(k * 2654435761u) & mask];
+    if (bkeys[b] == k)
+      out.emplace_back((uint32_t)(&k - keys.data()), b);
   }
   return out;
 }
