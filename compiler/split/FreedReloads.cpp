@@ -70,9 +70,12 @@ static bool onlyFreedIn(const Loop &L, const MemoryLocation &Loc, ArrayRef<PHINo
     });
   };
   SmallVector<Instruction *, 8> Uses;
+  bool UsedAfter = false;
   for (PHINode *P : Web)
     for (User *U : P->users())
-      if (auto *UI = dyn_cast<Instruction>(U); UI && L.contains(UI) && !is_contained(Web, UI) && !onlyBound(UI, 0))
+      if (auto *UI = dyn_cast<Instruction>(U); UI && !L.contains(UI))
+        UsedAfter = true;
+      else if (UI && !is_contained(Web, UI) && !onlyBound(UI, 0))
         Uses.push_back(UI);
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
@@ -83,8 +86,9 @@ static bool onlyFreedIn(const Loop &L, const MemoryLocation &Loc, ArrayRef<PHINo
         continue;
       // A store or a call (a vector's _M_realloc_insert, not inlined) after
       // every read: on the pragma's word, no later iteration reads what it
-      // wrote.
-      if (none_of(Uses, [&](Instruction *U) { return reachesInIteration(L, &I, U, nullptr); }))
+      // wrote. The code after the loop may read it: then the web's last
+      // value is what the place holds there, not the entering one.
+      if (!UsedAfter && none_of(Uses, [&](Instruction *U) { return reachesInIteration(L, &I, U, nullptr); }))
         continue;
       LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded place may be written by" << I << "\n");
       return false;
