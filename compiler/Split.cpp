@@ -49,6 +49,8 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Analysis/DomTreeUpdater.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
@@ -163,7 +165,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       return false;
     ++NumLoopsRejected;
     ORE.emit([&] {
-      return OptimizationRemarkMissed(RemarkPass, Why->Tag, remarkLocation(Why->At, L), L.getHeader())
+      return OptimizationRemarkMissed(RemarkPass, Why->Tag, Why->Loc ? Why->Loc : remarkLocation(Why->At, L),
+                                      L.getHeader())
              << "marked loop left serial: " << Why->Text << inlinedCopy(L, A.F);
     });
     return false;
@@ -306,9 +309,25 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
 
 /// The steps before legality that rewrite what the plan sees, shared by the
 /// pass and its printer: unwind edges to std::terminate (TerminateOnThrow.cpp)
-/// and small copies as loads and stores (CopiesAsAccesses.cpp). Both run.
-static bool exposeCallsAndCopies(Loop &L, LoopInfo &LI, DominatorTree &DT) {
+/// values re-read only after a deallocation taken as they enter
+/// (FreedReloads.cpp), and small copies as loads and stores
+/// (CopiesAsAccesses.cpp). All run.
+static bool exposeCallsAndCopies(Loop &L, LoopInfo &LI, DominatorTree &DT, Function &F,
+                                 FunctionAnalysisManager &FAM) {
   bool Changed = terminateEscapingExceptions(L, LI, DT);
+  // The cleanups the loop no longer unwinds to (a local vector's delete of
+  // its storage) would still read the loop's values, through LCSSA phis.
+  if (Changed) {
+    DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
+    removeUnreachableBlocks(F, &DTU);
+    SmallVector<BasicBlock *, 4> Exits;
+    L.getExitBlocks(Exits);
+    for (BasicBlock *Exit : Exits)
+      for (PHINode &Phi : make_early_inc_range(Exit->phis()))
+        RecursivelyDeleteDeadPHINode(&Phi);
+  }
+  // Before the copies lose their type-based alias tags to plain stores.
+  Changed |= forwardReloadsAcrossFrees(L, FAM.getResult<AAManager>(F), FAM.getResult<TargetLibraryAnalysis>(F));
   Changed |= expandSmallCopies(L);
   return Changed;
 }
@@ -343,7 +362,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                                       FAM.getResult<TargetLibraryAnalysis>(F), ORE))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
-    if (exposeCallsAndCopies(*Target, LI, DT)) {
+    if (exposeCallsAndCopies(*Target, LI, DT, F, FAM)) {
       SE.forgetLoop(Target);
       // New accesses and calls: which of them are remote is not in a result
       // computed before.
@@ -393,7 +412,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
   for (Loop *L : LI.getLoopsInPreorder())
     if (getMarkedParallelism(*L)) {
       prepareMarkedLoop(*L, LI, DT, SE, AC);
-      if (exposeCallsAndCopies(*L, LI, DT))
+      if (exposeCallsAndCopies(*L, LI, DT, F, FAM))
         SE.forgetLoop(L);
     }
   auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);

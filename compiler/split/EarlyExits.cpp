@@ -70,13 +70,22 @@ static bool leavesNoTrace(const Instruction &I) {
 std::optional<SerialReason> memcoro::recogniseEarlyExits(const SplitAnalyses &A, LoopPlan &Plan,
                                                          ArrayRef<BasicBlock *> Exiting) {
   Loop &L = Plan.L;
+  // Where the user wrote each exit: the test that leaves.
+  std::string Places;
+  for (BasicBlock *BB : Exiting) {
+    if (!BB->getTerminator()->getDebugLoc())
+      continue;
+    std::string At = sourcePlace(*BB->getTerminator());
+    if (Places.find(At) == std::string::npos)
+      Places += (Places.empty() ? " at " : ", ") + At;
+  }
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
       if (!leavesNoTrace(I)) {
         LLVM_DEBUG(dbgs() << "memcoro-split: early exit, and the loop writes memory:" << I << "\n");
         return SerialReason{"EarlyExit",
-                            "the loop has an early exit (break, return or goto out of the loop) and writes memory "
-                            "at " + sourcePlace(I) +
+                            "the loop has an early exit (break, return or goto out of the loop" + Places +
+                                ") and writes memory at " + sourcePlace(I) +
                                 ": interleaved, iterations after the exiting one could store before the exit is "
                                 "known; a loop that only reads memory interleaves with an early exit",
                             &I};

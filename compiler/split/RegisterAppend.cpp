@@ -25,6 +25,14 @@
 // malloc, every other statement after the first read runs in place and in
 // order, so the buffer fills as the serial loop fills it.
 //
+// A std::vector local to the loop's function leaves three such phis: begin
+// and end reach the addresses of the stores (the element, and the one the
+// growth path writes into its new storage), and the capacity, compared with
+// end, reaches none. The capacity is a companion of the append: every first
+// read of it already holds an append's turn (the compare reads end too), so
+// it is kept in a shared scalar the same way (recogniseAppendCompanion,
+// asked by legality once every other header phi is classified).
+//
 // A use of a value after a later definition (`old = in; in = 0; use(old)`)
 // would read the new one from the scalar: refused, as for `next[n++] = v`.
 //
@@ -63,11 +71,18 @@ using namespace memcoro;
 #define DEBUG_TYPE "memcoro-split"
 
 STATISTIC(NumRegisterAppends, "Number of append counters kept in a register run in iteration order");
+STATISTIC(NumAppendCompanions, "Number of other buffer fields kept in a register run in an append's order");
 
-bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
+/// Whether \p Phi is a value kept in a register that runs in iteration order
+/// from its first read on each path: an append's counter (\p Companion
+/// false: something it reaches is a store's address), or another field of
+/// the same buffer (\p Companion: a vector's capacity, compared with its
+/// end), whose every first read already holds the turn of an append.
+static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi, bool Companion) {
   Loop &L = Plan.L;
   auto fail = [&](const char *Why) {
-    LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is no append counter in a register: " << Why
+    LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is no "
+                      << (Companion ? "companion of an append" : "append counter") << " in a register: " << Why
                       << "\n");
     return false;
   };
@@ -77,13 +92,30 @@ bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PH
   AppendCounter C;
   C.Phi = Phi;
   C.Buffered = true;
-  SmallVector<PHINode *, 4> Web = phiWeb(L, Phi);
+  // The phis the variable flows into. A phi that only merges values
+  // computed for it (a vector's new storage: null, or operator new's result)
+  // is one of its assignments, made where that phi's value reaches the web.
+  // A phi of an inner loop's header that steps from the value (the loop
+  // that moves a vector's elements into its new storage) is a read of it.
+  auto walksFrom = [&](PHINode *P) {
+    Loop *Inner = A.LI.getLoopFor(P->getParent());
+    BasicBlock *InnerLatch = Inner != &L && Inner->getHeader() == P->getParent() ? Inner->getLoopLatch() : nullptr;
+    auto *Step = InnerLatch ? dyn_cast<Instruction>(P->getIncomingValueForBlock(InnerLatch)) : nullptr;
+    return Step && !isa<PHINode>(Step) && is_contained(Step->operands(), P);
+  };
+  SmallVector<PHINode *, 4> Web = {Phi};
+  for (unsigned I = 0; I < Web.size(); ++I)
+    for (User *U : Web[I]->users())
+      if (auto *P = dyn_cast<PHINode>(U); P && L.contains(P) && !is_contained(Web, P) && !walksFrom(P))
+        Web.push_back(P);
   SmallPtrSet<Instruction *, 16> Closure(Web.begin(), Web.end());
   // Two phis of it in one block would be two values of it at once.
   SmallPtrSet<BasicBlock *, 8> Blocks;
   for (PHINode *P : Web)
-    if (!Blocks.insert(P->getParent()).second)
+    if (!Blocks.insert(P->getParent()).second) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: merged again by" << *P << "\n");
       return fail("two of its phis merge in one block");
+    }
   // What the phis take other than each other: the variable's assignments,
   // on the edge from the incoming block (the header phi's entering value
   // aside).
@@ -109,18 +141,24 @@ bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PH
     for (User *U : X->users()) {
       auto *UI = cast<Instruction>(U);
       if (!L.contains(UI)) {
-        if (X != LatchValue)
+        // A path that ends the program (the vector's length error, its
+        // fields stored back on the way) may read any of its values.
+        if (X != LatchValue && !blockEndsProgram(UI->getParent())) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: used after the loop by" << *UI << "\n");
           return fail("an intermediate value is used after the loop");
+        }
         continue;
       }
-      if (!isa<PHINode>(X) || Closure.contains(UI))
+      if (!is_contained(Web, X) || Closure.contains(UI))
         continue;
-      if (isa<PHINode>(UI))
+      if (isa<PHINode>(UI) && !walksFrom(cast<PHINode>(UI)))
         return fail("a phi merges it with another value");
       if (!is_contained(C.Reads, UI))
         C.Reads.push_back(UI);
     }
-  if (C.Reads.empty() || none_of(C.Reads, [&](Instruction *R) { return indexesStore(L, R, nullptr, A.DL); }))
+  if (C.Reads.empty())
+    return fail("it is never read");
+  if (!Companion && none_of(C.Reads, [&](Instruction *R) { return indexesStore(L, R, nullptr, A.DL); }))
     return fail("no store's address is computed from it");
   // The first reads on each path: from there the iteration holds the turn,
   // so every assignment must come after one.
@@ -134,6 +172,12 @@ bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PH
   for (auto [P, From] : C.Assigned)
     if (!afterStart(From->getTerminator()))
       return fail("it is assigned where the iteration has not read it yet");
+  // A companion rides on an append's turn: the iteration holds it wherever
+  // the companion is first read.
+  if (Companion && !all_of(Starts, [&](Instruction *S) {
+        return any_of(Plan.RegisterAppendStarts, [&](Instruction *T) { return T == S || A.DT.dominates(T, S); });
+      }))
+    return fail("it is read where no append's turn is held");
   // One shared scalar holds it, assigned at the end of a block: no
   // assignment may come between a phi and a use of the phi's value.
   for (PHINode *X : Web)
@@ -145,30 +189,64 @@ bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PH
       for (auto [P, From] : C.Assigned) {
         Instruction *E = From->getTerminator();
         if ((E == At && !isa<PHINode>(User)) ||
-            (reachesInIteration(L, X, E, nullptr) && reachesInIteration(L, E, At, X)))
+            (reachesInIteration(L, X, E, nullptr) && reachesInIteration(L, E, At, X))) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: the use" << *User << " follows the assignment at" << *E << "\n");
           return fail("a value of it is used after a later assignment");
+        }
       }
     }
   append_range(C.Closure, Closure);
-  append_range(C.Closure, Defs);
+  // A phi among the assignments (the new storage, null or operator new's
+  // result) keeps its value: the closure's phis are the ones made dead.
+  for (Instruction *Def : Defs)
+    if (!isa<PHINode>(Def))
+      C.Closure.push_back(Def);
   sortClosure(C.Closure);
   for (Instruction *S : Starts)
     if (!is_contained(Plan.RegisterAppendStarts, S))
       Plan.RegisterAppendStarts.push_back(S);
-  ++NumRegisterAppends;
-  LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName()
-                    << " is an append counter kept in a register; in order from its first read\n");
+  ++(Companion ? NumAppendCompanions : NumRegisterAppends);
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is "
+                    << (Companion ? "a companion of an append" : "an append counter")
+                    << " kept in a register; in order from its first read\n");
   Plan.Counters.push_back(std::move(C));
   return true;
 }
 
-void memcoro::demoteRegisterAppend(const AppendCounter &C, AllocaInst *Slot,
+bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
+  return recogniseRegisterValue(A, Plan, Phi, /*Companion=*/false);
+}
+
+bool memcoro::recogniseAppendCompanion(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
+  return !Plan.RegisterAppendStarts.empty() && recogniseRegisterValue(A, Plan, Phi, /*Companion=*/true);
+}
+
+void memcoro::demoteRegisterAppend(const Loop &L, const AppendCounter &C, AllocaInst *Slot,
                                    DenseMap<Instruction *, Instruction *> &ReadAt) {
+  // A path out of the loop that ends the program (the vector's length
+  // error) stores nothing anyone reads again.
+  for (Instruction *I : C.Closure)
+    I->replaceUsesWithIf(PoisonValue::get(I->getType()), [&](Use &U) {
+      auto *User = cast<Instruction>(U.getUser());
+      return !L.contains(User) && blockEndsProgram(User->getParent());
+    });
   for (auto [P, From] : C.Assigned)
     new StoreInst(P->getIncomingValueForBlock(From), Slot, From->getTerminator()->getIterator());
   // The definitions' own uses keep their value: they run in this iteration,
   // after it was read.
-  readSharedCounter(
-      C, Slot, C.Reads, [&](Value *Op) { return isa<PHINode>(Op) && is_contained(C.Closure, cast<PHINode>(Op)); },
-      ReadAt);
+  auto fromIt = [&](Value *Op) { return isa<PHINode>(Op) && is_contained(C.Closure, cast<PHINode>(Op)); };
+  // An inner loop's walk from it reads it where that loop is entered.
+  SmallVector<Instruction *, 8> InPlace;
+  for (Instruction *R : C.Reads) {
+    auto *Walk = dyn_cast<PHINode>(R);
+    if (!Walk) {
+      InPlace.push_back(R);
+      continue;
+    }
+    for (unsigned In = 0; In < Walk->getNumIncomingValues(); ++In)
+      if (fromIt(Walk->getIncomingValue(In)))
+        Walk->setIncomingValue(In, new LoadInst(C.Phi->getType(), Slot, C.Phi->getName() + ".current",
+                                                Walk->getIncomingBlock(In)->getTerminator()->getIterator()));
+  }
+  readSharedCounter(C, Slot, InPlace, fromIt, ReadAt);
 }

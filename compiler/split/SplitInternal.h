@@ -261,6 +261,9 @@ struct SerialReason {
   /// A copy of a marked loop that loop versioning or unswitching made and that
   /// has no remote access: the cache-resident special case, worth no remark.
   bool Quiet = false;
+  /// Where the remark goes when not at \p At's own line: the statement of
+  /// the loop's function an STL member inlined into it came from.
+  llvm::DebugLoc Loc = llvm::DebugLoc();
 };
 
 /// Everything memcoro-split decided about one marked loop. Legality fills in
@@ -432,6 +435,7 @@ private:
   bool otherIterationsMayUpdate(llvm::Instruction *Store);
   bool onlyUpdatesOfItsKind(llvm::StoreInst *Store);
   SerialReason serial(const char *Tag, const llvm::Twine &Why, const llvm::Instruction *At = nullptr) const;
+  SerialReason carriedValue(llvm::PHINode &Phi) const;
 
   const SplitAnalyses &A;
   LoopPlan &Plan;
@@ -561,6 +565,11 @@ bool recogniseAppendCounter(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINod
 /// so, records it in \p Plan as a buffered append counter and where it
 /// starts to run in order (RegisterAppend.cpp).
 bool recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// Whether \p Phi, carried in a register and never an address, is another
+/// field of such a buffer (a local std::vector's capacity) whose first reads
+/// all hold the turn of an append already recognised; if so, records it as a
+/// buffered counter too (RegisterAppend.cpp).
+bool recogniseAppendCompanion(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
 /// In a loop that takes a lock: an append in iteration order after a lock
 /// (a bucket's overflow under its latch) takes its turn before the first
 /// lock on the way, so that no iteration waits for its turn holding a lock
@@ -580,7 +589,7 @@ void readSharedCounter(const AppendCounter &C, llvm::AllocaInst *Slot, llvm::Arr
 /// The lowering's, for such a counter \p C: each read takes the value from
 /// the shared scalar \p Slot, each assignment stores it there; \p ReadAt
 /// receives each read's load.
-void demoteRegisterAppend(const AppendCounter &C, llvm::AllocaInst *Slot,
+void demoteRegisterAppend(const llvm::Loop &L, const AppendCounter &C, llvm::AllocaInst *Slot,
                           llvm::DenseMap<llvm::Instruction *, llvm::Instruction *> &ReadAt);
 /// Whether the loop body can go from just after \p From to just before \p To
 /// without passing \p Kill and without going round the back edge; where a
@@ -1086,6 +1095,13 @@ bool speculateSiblingLoads(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTre
 /// (CopiesAsAccesses.cpp). Run before legality; returns whether it changed
 /// the loop.
 bool expandSmallCopies(llvm::Loop &L);
+
+/// Replaces the header phis of the marked loop \p L that merge reloads of one
+/// place which only deallocations in the loop may write (ix.size() re-read
+/// after a local vector's growth frees its old storage) by the value they
+/// enter the loop with (FreedReloads.cpp). Run before legality; returns
+/// whether it changed the loop.
+bool forwardReloadsAcrossFrees(llvm::Loop &L, llvm::AAResults &AA, const llvm::TargetLibraryInfo &TLI);
 
 /// Sends every way out of the marked loop \p L by unwinding (invokes to a
 /// landing pad outside it, calls that may throw, made invokes) to one landing

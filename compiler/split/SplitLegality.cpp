@@ -642,6 +642,9 @@ static std::string variableName(Value &V) {
 
 std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
   mergeCongruentPhis(L, Plan, A.SE);
+  // Carried values that may still ride on an append's turn, once every
+  // append is known (a local vector's capacity).
+  SmallVector<PHINode *, 2> Carried;
   for (PHINode &Phi : Plan.Header->phis()) {
     // Carried by the exit test at launch (LaunchExit.cpp).
     if (is_contained(Plan.LaunchChains, &Phi))
@@ -672,7 +675,6 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
       continue;
     if (!FloatingPointOrderMatters && recogniseCarriedLoad(A, Plan, &Phi))
       continue;
-    auto *Update = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
     if (FloatingPointOrderMatters) {
       StringRef Var = sourceVariableName(Phi);
       bool Product = FloatingPointOrderMatters->getOpcode() == Instruction::FMul;
@@ -685,13 +687,52 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
                         ") clause on the pragma) to interleave it",
                     FloatingPointOrderMatters);
     }
-    return serial("LoopCarried",
-                  "a value" + variableName(Phi) +
-                      " is carried from one iteration to the next and is not a reduction memcoro "
-                      "recognises (integer + - * & | ^ min max, or floating-point + * with reassociation)",
-                  Update);
+    Carried.push_back(&Phi);
   }
+  for (PHINode *Phi : Carried)
+    if (!recogniseAppendCompanion(A, Plan, Phi))
+      return carriedValue(*Phi);
   return std::nullopt;
+}
+
+/// The missed remark for \p Phi, a value carried from one iteration to the
+/// next: named after the source variable any value of its web holds (the
+/// header phi itself often has no debug record, its update has), at the
+/// statement of the loop's function that assigns it (an STL member's line
+/// inlined into it says nothing to the user).
+SerialReason SplitLegality::carriedValue(PHINode &Phi) const {
+  SmallVector<PHINode *, 4> Web = phiWeb(L, &Phi);
+  SmallVector<Instruction *, 4> Assignments;
+  for (PHINode *P : Web)
+    for (Value *V : P->incoming_values())
+      if (auto *I = dyn_cast<Instruction>(V); I && !isa<PHINode>(I) && L.contains(I))
+        Assignments.push_back(I);
+  SmallVector<Value *, 8> Values(Web.begin(), Web.end());
+  append_range(Values, Assignments);
+  std::string Name;
+  for (Value *V : Values)
+    if (Name.empty())
+      Name = variableName(*V);
+  auto *Update = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Plan.Latch));
+  const Instruction *At = Update;
+  for (Instruction *I : Assignments)
+    if (I->getDebugLoc() && I->getDebugLoc().getLine()) {
+      At = I;
+      break;
+    }
+  SerialReason Why = serial("LoopCarried",
+                            "a value" + Name +
+                                " is carried from one iteration to the next and is not a reduction memcoro "
+                                "recognises (integer + - * & | ^ min max, or floating-point + * with "
+                                "reassociation)",
+                            At);
+  if (At && At->getDebugLoc() && At->getDebugLoc()->getInlinedAt()) {
+    DILocation *Outer = At->getDebugLoc().get();
+    while (DILocation *Caller = Outer->getInlinedAt())
+      Outer = Caller;
+    Why.Loc = DebugLoc(Outer);
+  }
+  return Why;
 }
 
 /// A call that ends the program (assert's __assert_fail, abort, exit) or a

@@ -506,7 +506,7 @@ SmallVector<AllocaInst *, 1> memcoro::demoteAppendCounters(const LoopPlan &Plan,
     Shared.push_back(Slot);
     Preheader.CreateStore(Phi->getIncomingValueForBlock(Plan.Preheader), Slot);
     if (C.Buffered) {
-      demoteRegisterAppend(C, Slot, ReadAt);
+      demoteRegisterAppend(Plan.L, C, Slot, ReadAt);
     } else {
       SmallPtrSet<Instruction *, 16> InClosure(C.Closure.begin(), C.Closure.end());
       for (Instruction *Inc : C.Increments)

@@ -23,5 +23,5 @@ void cut(int *off, int *adj, int *dist, int n, int level) {
       }
 }
 // CHECK-NOT: read again by each iteration
-// CHECK: split-carried-load-int.c:[[@LINE-8]]:3: remark: marked loop left serial
+// CHECK: split-carried-load-int.c:[[@LINE-7]]:{{[0-9]+}}: remark: marked loop left serial
 // O1: split-carried-load-int.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial

@@ -26,6 +26,6 @@ void rewrites(uint64_t *restrict off, const uint32_t *adj, const uint64_t *rank,
   }
 }
 // CHECK-NOT: read again by each iteration
-// CHECK: split-carried-load.c:[[@LINE-8]]:3: remark: marked loop left serial: a value is carried from one iteration to the next
+// CHECK: split-carried-load.c:[[@LINE-6]]:{{[0-9]+}}: remark: marked loop left serial: a value is carried from one iteration to the next
 // DEBUG: carries {{.*}} to the next iteration; each iteration reads it again
 // DEBUG: does not carry a load to read again: the loop may write the memory it is read from

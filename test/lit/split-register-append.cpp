@@ -112,4 +112,4 @@ std::size_t unread_reset(const uint32_t *idx, std::size_t n, const int64_t *tabl
   }
   return m;
 }
-// CHECK-DAG: split-register-append.cpp:[[@LINE-8]]:3: remark: marked loop left serial: a value is carried from one iteration to the next
+// CHECK-DAG: split-register-append.cpp:[[@LINE-4]]:{{[0-9]+}}: remark: marked loop left serial: a value is carried from one iteration to the next
