@@ -228,6 +228,13 @@ static bool acquiresSpinLock(const LoopInfo &LI, const Loop &L, const Instructio
   const Loop *Spin = LI.getLoopFor(I.getParent());
   if (!Spin || Spin == &L || !L.contains(Spin))
     return false;
+  // A lock word and its free value stay put while the loop spins; a retry
+  // loop that computes where to swap, or what to expect, afresh each time (a
+  // union-find's hook of the root it finds again, a lock-free update of a
+  // value it read) holds nothing between its tries.
+  if (const auto *CAS = dyn_cast<AtomicCmpXchgInst>(&I);
+      CAS && (!Spin->isLoopInvariant(CAS->getPointerOperand()) || !Spin->isLoopInvariant(CAS->getCompareOperand())))
+    return false;
   SmallVector<BasicBlock *, 2> Exiting;
   Spin->getExitingBlocks(Exiting);
   return any_of(Exiting, [&](BasicBlock *BB) {

@@ -595,6 +595,10 @@ const llvm::SCEV *iteratorBackedgeTakenCount(llvm::ScalarEvolution &SE, const ll
 /// loop does not move, read for the address of a store and written back
 /// (BufferAppend.cpp).
 void recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan);
+/// Records in \p Plan the appends through a cursor array (`out[dst[idx]++] =
+/// t`): a counter at a data-dependent address, incremented, whose old value is
+/// used besides; from its read on, the iteration runs in order (CursorAppend.cpp).
+void recogniseCursorAppends(const SplitAnalyses &A, LoopPlan &Plan);
 /// Whether \p Counter's value reaches the address of a store of \p L other
 /// than one into \p Cell (none: null), or a copy's destination.
 bool indexesStore(const llvm::Loop &L, llvm::Instruction *Counter, llvm::Value *Cell, const llvm::DataLayout &DL);

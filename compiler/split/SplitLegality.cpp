@@ -48,6 +48,7 @@ SerialReason SplitLegality::serial(const char *Tag, const Twine &Why, const Inst
 
 std::optional<SerialReason> SplitLegality::checkLoop() {
   recogniseBufferAppends(A, Plan);
+  recogniseCursorAppends(A, Plan);
   if (auto Why = checkExits())
     return Why;
   if (auto Why = checkTripCount())
