@@ -305,11 +305,13 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
 } // namespace
 
 /// The steps before legality that rewrite what the plan sees, shared by the
-/// pass and its printer: unwind edges to std::terminate (TerminateOnThrow.cpp)
-/// and small copies as loads and stores (CopiesAsAccesses.cpp). Both run.
+/// pass and its printer: unwind edges to std::terminate (TerminateOnThrow.cpp),
+/// small copies as loads and stores (CopiesAsAccesses.cpp) and small equality
+/// compares as loads (ComparesAsAccesses.cpp). All run.
 static bool exposeCallsAndCopies(Loop &L, LoopInfo &LI, DominatorTree &DT) {
   bool Changed = terminateEscapingExceptions(L, LI, DT);
   Changed |= expandSmallCopies(L);
+  Changed |= expandSmallCompares(L);
   return Changed;
 }
 

@@ -10,7 +10,8 @@
 // The counter is a location the loop reads and writes back incremented, at an
 // address that is neither loop-invariant (BufferAppend.cpp's) nor the
 // iteration's own (affine in the loop: no other iteration touches it), and its
-// old value is used for more than the increment: the place a tuple takes, or
+// old value is used for more than the increment (or the location is read
+// again, as when the increment follows a store that may alias it): the place a tuple takes, or
 // the rank an iteration records, depends on the order in which iterations read
 // the counter. An increment whose old value is otherwise unused is a
 // commutative update (any order gives the serial memory); this one is not, so
@@ -84,9 +85,22 @@ void memcoro::recogniseCursorAppends(const SplitAnalyses &A, LoopPlan &Plan) {
       if (auto *Own = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(Read->getPointerOperand())); Own && Own->getLoop() == &L)
         continue;
       StoreInst *Write = incrementOf(A, L, Read);
-      if (!Write || !oldValueUsed(L, Read, Write))
+      if (!Write)
+        continue;
+      // The old value read again for the increment after a store that may
+      // alias the counter (out[dst[idx]] = t, then ++dst[idx]): the ticket
+      // is the earlier read of the same place.
+      SmallVector<LoadInst *, 2> Same;
+      for (BasicBlock *Other : L.blocks())
+        for (Instruction &J : *Other)
+          if (auto *Again = dyn_cast<LoadInst>(&J); Again && Again != Read && Again->isSimple() &&
+                                                      byteDistance(Again->getPointerOperand(),
+                                                                   Read->getPointerOperand(), A.DL) == 0)
+            Same.push_back(Again);
+      if (Same.empty() && !oldValueUsed(L, Read, Write))
         continue;
       Reads.push_back(Read);
+      append_range(Reads, Same);
     }
   // From the first read on each path the iteration holds the turn; a later
   // one needs no start of its own.

@@ -1082,6 +1082,11 @@ bool speculateSiblingLoads(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTre
 /// (CopiesAsAccesses.cpp). Run before legality; returns whether it changed
 /// the loop.
 bool expandSmallCopies(llvm::Loop &L);
+/// Turns each small constant-length bcmp, or memcmp tested only against zero,
+/// into loads of both sides and an equality test, so that the plan sees the
+/// compared records as accesses (ComparesAsAccesses.cpp). Run before
+/// legality; returns whether it changed the loop.
+bool expandSmallCompares(llvm::Loop &L);
 
 /// Sends every way out of the marked loop \p L by unwinding (invokes to a
 /// landing pad outside it, calls that may throw, made invokes) to one landing
