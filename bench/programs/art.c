@@ -135,7 +135,11 @@ static uint64_t *art_search(art_node *root, const unsigned char *key) {
   return NULL;
 }
 
-static void add_child(art_node **ref, art_node *n, unsigned char c, art_node *child);
+static void copy_header(art_node *dest, const art_node *src) {
+  dest->num_children = src->num_children;
+  dest->partial_len = src->partial_len;
+  memcpy(dest->partial, src->partial, MAX_PREFIX_LEN);
+}
 
 static void add_child256(art_node256 *n, unsigned char c, art_node *child) {
   n->n.num_children++;
@@ -156,9 +160,7 @@ static void add_child48(art_node48 *n, art_node **ref, unsigned char c, art_node
   for (int i = 0; i < 256; i++)
     if (n->keys[i])
       bigger->children[i] = n->children[n->keys[i] - 1];
-  bigger->n.num_children = n->n.num_children;
-  bigger->n.partial_len = n->n.partial_len;
-  memcpy(bigger->n.partial, n->n.partial, MAX_PREFIX_LEN);
+  copy_header(&bigger->n, &n->n);
   *ref = (art_node *)bigger;
   free(n);
   add_child256(bigger, c, child);
@@ -181,9 +183,7 @@ static void add_child16(art_node16 *n, art_node **ref, unsigned char c, art_node
     bigger->children[i] = n->children[i];
     bigger->keys[n->keys[i]] = i + 1;
   }
-  bigger->n.num_children = n->n.num_children;
-  bigger->n.partial_len = n->n.partial_len;
-  memcpy(bigger->n.partial, n->n.partial, MAX_PREFIX_LEN);
+  copy_header(&bigger->n, &n->n);
   *ref = (art_node *)bigger;
   free(n);
   add_child48(bigger, ref, c, child);
@@ -204,9 +204,7 @@ static void add_child4(art_node4 *n, art_node **ref, unsigned char c, art_node *
   art_node16 *bigger = (art_node16 *)alloc_node(NODE16);
   memcpy(bigger->children, n->children, sizeof(void *) * 4);
   memcpy(bigger->keys, n->keys, 4);
-  bigger->n.num_children = n->n.num_children;
-  bigger->n.partial_len = n->n.partial_len;
-  memcpy(bigger->n.partial, n->n.partial, MAX_PREFIX_LEN);
+  copy_header(&bigger->n, &n->n);
   *ref = (art_node *)bigger;
   free(n);
   add_child16(bigger, ref, c, child);
