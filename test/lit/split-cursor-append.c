@@ -71,3 +71,16 @@ void unite_all(uint32_t *parent, const uint32_t *eu, const uint32_t *ev, long m)
     }
   }
 }
+
+// With the cost model, the scatter's one miss is the tuple's store, past the
+// cursor's read where the iteration holds the turn: nothing is left to
+// overlap, and the loop stays serial (a pipeline of no phase crashed).
+// CHECK: split-cursor-append.c:[[# @LINE + 5]]:{{[0-9]+}}: remark: marked loop left serial: every access worth a suspension comes after the start of code that runs in iteration order
+void scatter_cost_model(const tuple_t *in, tuple_t *out, uint32_t *dst, long n) {
+#pragma memcoro parallel(16) remote(in, out)
+  for (long i = 0; i < n; i++) {
+    uint32_t idx = in[i].key & 4095;
+    out[dst[idx]] = in[i];
+    ++dst[idx];
+  }
+}
