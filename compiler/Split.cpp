@@ -308,10 +308,10 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
 } // namespace
 
 /// The steps before legality that rewrite what the plan sees, shared by the
-/// pass and its printer: unwind edges to std::terminate (TerminateOnThrow.cpp)
+/// pass and its printer: unwind edges to std::terminate (TerminateOnThrow.cpp),
 /// values re-read only after a deallocation taken as they enter
-/// (FreedReloads.cpp), and small copies as loads and stores
-/// (CopiesAsAccesses.cpp). All run.
+/// (FreedReloads.cpp), small copies as loads and stores (CopiesAsAccesses.cpp)
+/// and small equality compares as loads (ComparesAsAccesses.cpp). All run.
 static bool exposeCallsAndCopies(Loop &L, LoopInfo &LI, DominatorTree &DT, Function &F,
                                  FunctionAnalysisManager &FAM) {
   bool Changed = terminateEscapingExceptions(L, LI, DT);
@@ -329,6 +329,7 @@ static bool exposeCallsAndCopies(Loop &L, LoopInfo &LI, DominatorTree &DT, Funct
   // Before the copies lose their type-based alias tags to plain stores.
   Changed |= forwardReloadsAcrossFrees(L, FAM.getResult<AAManager>(F), FAM.getResult<TargetLibraryAnalysis>(F));
   Changed |= expandSmallCopies(L);
+  Changed |= expandSmallCompares(L);
   return Changed;
 }
 

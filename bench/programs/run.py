@@ -13,8 +13,11 @@ Shiloach-Vishkin connected components, a memcached multi-key GET, an OpenMP
 COO SpMV, XGBoost-style tree ensemble prediction, Caffe2's SparseLengthsSum
 and PyTorch's EmbeddingBag, a Redis MGET over a dictionary in incremental rehash, DBx1000's
 read-only YCSB transactions, the Graph500 reference BFS with its visited
-bitmap, LDBC Graphalytics label propagation, Ligra's BFS edgeMap, PKC k-core peeling, a string
-dictionary lookup batch over std::unordered_map<std::string, uint32_t>), with one
+bitmap, LDBC Graphalytics label propagation, Ligra's BFS edgeMap, PKC k-core
+peeling, a string dictionary lookup batch over std::unordered_map<std::string,
+uint32_t>, a radix join's partitioning pass, a GROUP BY hash aggregation, a
+bitmap-filtered semijoin, adaptive radix tree lookups, asynchronous
+union-find), with one
 `#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
 builds pass the program's own verification, and the memcoro build's speed over
@@ -73,6 +76,11 @@ PROGRAMS = {
     "ligra": ("ligra.cpp", ["22", "4"], ["12", "2"]),
     "kcore": ("kcore.c", ["23", "4"], ["12", "4"]),
     "strdict": ("strdict.cpp", ["2097152", "2097152"], ["20000", "50000"]),
+    "radixpart": ("radixpart.c", ["16777216", "14"], ["20000", "8"]),
+    "groupby": ("groupby.cpp", ["8388608", "2097152"], ["20000", "5000"]),
+    "semijoin": ("semijoin.c", ["30", "2097152", "8388608"], ["20", "20000", "50000"]),
+    "art": ("art.c", ["4194304", "2097152"], ["20000", "50000"]),
+    "unionfind": ("unionfind.c", ["24", "1"], ["14", "1"]),
 }
 # Programs whose printed answer, besides what their verifier checks, may
 # differ between two correct runs: each iteration's atomic update (a CAS

@@ -235,6 +235,11 @@ static bool acquiresSpinLock(const LoopInfo &LI, const Loop &L, const Instructio
   const Loop *Spin = LI.getLoopFor(I.getParent());
   if (!Spin || Spin == &L || !L.contains(Spin))
     return false;
+  // A lock word stays put while the loop spins; a retry loop that computes
+  // where to swap afresh each time (a union-find's hook of the root it finds
+  // again) holds nothing between its tries.
+  if (CAS && !Spin->isLoopInvariant(CAS->getPointerOperand()))
+    return false;
   SmallVector<BasicBlock *, 2> Exiting;
   Spin->getExitingBlocks(Exiting);
   auto decidedByAtomic = [&](BasicBlock *BB) {

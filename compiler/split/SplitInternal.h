@@ -612,6 +612,10 @@ const llvm::SCEV *iteratorBackedgeTakenCount(llvm::ScalarEvolution &SE, const ll
 /// loop does not move, read for the address of a store and written back
 /// (BufferAppend.cpp).
 void recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan);
+/// Records in \p Plan the appends through a cursor array (`out[dst[idx]++] =
+/// t`): a counter at a data-dependent address, incremented, whose old value is
+/// used besides; from its read on, the iteration runs in order (CursorAppend.cpp).
+void recogniseCursorAppends(const SplitAnalyses &A, LoopPlan &Plan);
 /// Whether \p Counter's value reaches the address of a store of \p L other
 /// than one into \p Cell (none: null), or a copy's destination.
 bool indexesStore(const llvm::Loop &L, llvm::Instruction *Counter, llvm::Value *Cell, const llvm::DataLayout &DL);
@@ -1095,6 +1099,11 @@ bool speculateSiblingLoads(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTre
 /// (CopiesAsAccesses.cpp). Run before legality; returns whether it changed
 /// the loop.
 bool expandSmallCopies(llvm::Loop &L);
+/// Turns each small constant-length bcmp, or memcmp tested only against zero,
+/// into loads of both sides and an equality test, so that the plan sees the
+/// compared records as accesses (ComparesAsAccesses.cpp). Run before
+/// legality; returns whether it changed the loop.
+bool expandSmallCompares(llvm::Loop &L);
 
 /// Replaces the header phis of the marked loop \p L that merge reloads of one
 /// place which only deallocations in the loop may write (ix.size() re-read

@@ -48,6 +48,7 @@ SerialReason SplitLegality::serial(const char *Tag, const Twine &Why, const Inst
 
 std::optional<SerialReason> SplitLegality::checkLoop() {
   recogniseBufferAppends(A, Plan);
+  recogniseCursorAppends(A, Plan);
   if (auto Why = checkExits())
     return Why;
   if (auto Why = checkTripCount())
@@ -889,8 +890,11 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
     }
   for (Instruction *Store : Stores)
     for (Instruction *Load : Loads)
+      // From an append's start the iteration holds the turn: the ordered
+      // planner drops the suspensions there.
       if (sameLocation(accessedPointer(*Load), accessedPointer(*Store)) && A.DT.dominates(Load, Store) &&
-          suspendsBetween(Plan, A.LI, Load, Store, nullptr) && otherIterationsMayUpdate(Store)) {
+          !runsAfterBufferAppend(Plan, A.DT, Load) && suspendsBetween(Plan, A.LI, Load, Store, nullptr) &&
+          otherIterationsMayUpdate(Store)) {
         // A commutative update of its own load, in one block, that only
         // updates of its kind may meet: the lock table keeps it whole.
         auto *Update = dyn_cast<StoreInst>(Store);

@@ -470,6 +470,17 @@ std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPla
   if (auto Why = takeTurnBeforeLocks(A, Plan))
     return Why;
   std::optional<SerialReason> Why = OrderedPlanner(A, Plan).run();
+  // An iteration holding the turn does not yield: when every suspension lay
+  // past an append's start (a radix scatter's store), nothing is left to
+  // overlap, and a schedule of no phase is no schedule.
+  if (!Why && Plan.Suspensions.empty()) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: no suspension left before the ordered code\n");
+    return SerialReason{"NothingBeforeTurn",
+                        "every access worth a suspension comes after the start of code that runs in iteration "
+                        "order (an append, from its counter's read to the iteration's end), where an iteration "
+                        "does not yield: interleaving would overlap nothing",
+                        Plan.Ordered.empty() ? nullptr : Plan.Ordered.front().At};
+  }
   if (!Why)
     Why = takeOrderedTurnsBeforeLocks(A, Plan);
   // An iteration holding the turn does not yield, so it would wait for a lock
