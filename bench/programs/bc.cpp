@@ -18,33 +18,6 @@ template <typename T> static bool compare_and_swap(T &x, const T &old_val, const
   return __sync_bool_compare_and_swap(&x, old_val, new_val);
 }
 
-// GAP's Bitmap: one bit per edge, set atomically.
-class Bitmap {
-public:
-  explicit Bitmap(size_t size) {
-    uint64_t num_words = (size + kBitsPerWord - 1) / kBitsPerWord;
-    start_ = new uint64_t[num_words];
-    end_ = start_ + num_words;
-  }
-  ~Bitmap() { delete[] start_; }
-  void reset() { std::fill(start_, end_, 0); }
-  void set_bit_atomic(size_t pos) {
-    uint64_t old_val, new_val;
-    do {
-      old_val = start_[word_offset(pos)];
-      new_val = old_val | ((uint64_t)1l << bit_offset(pos));
-    } while (!compare_and_swap(start_[word_offset(pos)], old_val, new_val));
-  }
-  bool get_bit(size_t pos) const { return (start_[word_offset(pos)] >> bit_offset(pos)) & 1l; }
-
-private:
-  uint64_t *start_;
-  uint64_t *end_;
-  static const uint64_t kBitsPerWord = 64;
-  static uint64_t word_offset(size_t n) { return n / kBitsPerWord; }
-  static uint64_t bit_offset(size_t n) { return n & (kBitsPerWord - 1); }
-};
-
 // GAP's SourcePicker: reproducible sources with at least one neighbour.
 class SourcePicker {
 public:

@@ -120,7 +120,7 @@ private:
 };
 
 // GAP's Bitmap: a plain bit set, with an atomic set for threads that share
-// words (a vertex per bit, so neighbouring vertices share a word).
+// words (a vertex or an edge per bit: bfs's frontiers, bc's successor edges).
 class Bitmap {
 public:
   explicit Bitmap(size_t size) {
