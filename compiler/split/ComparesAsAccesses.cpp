@@ -58,22 +58,12 @@ bool isEqualityCompare(const CallInst &Call) {
          });
 }
 
-/// The chunks of \p Len bytes: 8 bytes while they last, then 4, 2, 1.
-SmallVector<std::pair<uint64_t, unsigned>, 4> chunksOf(uint64_t Len) {
-  SmallVector<std::pair<uint64_t, unsigned>, 4> Chunks;
-  uint64_t At = 0;
-  for (unsigned Size : {8u, 4u, 2u, 1u})
-    for (; Len - At >= Size; At += Size)
-      Chunks.push_back({At, Size});
-  return Chunks;
-}
-
 void expand(CallInst &Call, uint64_t Len) {
   IRBuilder<> B(&Call);
   Value *X = Call.getArgOperand(0), *Y = Call.getArgOperand(1);
   // The bits in which the two sides differ, or-ed over the chunks.
   Value *Differ = nullptr;
-  for (auto [Offset, Size] : chunksOf(Len)) {
+  for (auto [Offset, Size] : byteChunks(Len, 8)) {
     Type *T = B.getIntNTy(Size * 8);
     Value *A = B.CreateAlignedLoad(T, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), X, Offset), Align(1));
     Value *C = B.CreateAlignedLoad(T, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Y, Offset), Align(1));

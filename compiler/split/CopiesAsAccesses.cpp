@@ -45,17 +45,6 @@ static cl::opt<unsigned> CopyMax("memcoro-copy-max", cl::Hidden, cl::init(128),
 
 namespace {
 
-/// The chunks a copy of \p Len bytes is made of: 16 bytes while they last,
-/// then 8, 4, 2, 1.
-SmallVector<std::pair<uint64_t, unsigned>, 8> chunksOf(uint64_t Len) {
-  SmallVector<std::pair<uint64_t, unsigned>, 8> Chunks;
-  uint64_t At = 0;
-  for (unsigned Size : {16u, 8u, 4u, 2u, 1u})
-    for (; Len - At >= Size; At += Size)
-      Chunks.push_back({At, Size});
-  return Chunks;
-}
-
 Type *chunkType(LLVMContext &Ctx, unsigned Size) {
   if (Size == 16)
     return FixedVectorType::get(Type::getInt64Ty(Ctx), 2);
@@ -70,7 +59,7 @@ void expand(MemTransferInst &Copy, uint64_t Len) {
   // (!tbaa.struct); a chunk may span several, so the chunks carry none, as
   // the call did not for a single access.
   SmallVector<std::pair<LoadInst *, uint64_t>, 8> Loaded;
-  for (auto [Offset, Size] : chunksOf(Len)) {
+  for (auto [Offset, Size] : byteChunks(Len, 16)) {
     Value *From = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Src, Offset);
     Loaded.push_back(
         {B.CreateAlignedLoad(chunkType(B.getContext(), Size), From, commonAlignment(SrcAlign, Offset)), Offset});
@@ -83,6 +72,15 @@ void expand(MemTransferInst &Copy, uint64_t Len) {
 }
 
 } // namespace
+
+SmallVector<std::pair<uint64_t, unsigned>, 8> memcoro::byteChunks(uint64_t Len, unsigned Widest) {
+  SmallVector<std::pair<uint64_t, unsigned>, 8> Chunks;
+  uint64_t At = 0;
+  for (unsigned Size = Widest; Size; Size /= 2)
+    for (; Len - At >= Size; At += Size)
+      Chunks.push_back({At, Size});
+  return Chunks;
+}
 
 bool memcoro::expandSmallCopies(Loop &L) {
   SmallVector<std::pair<MemTransferInst *, uint64_t>, 4> Copies;

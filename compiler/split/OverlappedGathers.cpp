@@ -70,10 +70,8 @@ static bool gatheredFromSequences(const SplitAnalyses &A, Loop &L, Value *V, Sma
   if (Depth == 0)
     return false;
   if (auto *Load = dyn_cast<LoadInst>(I)) {
-    auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(Load->getPointerOperand()));
-    auto *Step = AR && AR->isAffine() && AR->getLoop() == &L ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(A.SE))
-                                                             : nullptr;
-    if (!Load->isSimple() || !Step || !Step->getAPInt().isStrictlyPositive())
+    std::optional<APInt> Step = constantStepIn(A.SE, L, Load->getPointerOperand());
+    if (!Load->isSimple() || !Step || !Step->isStrictlyPositive())
       return false;
     ThroughSequence = true;
     return true;

@@ -259,11 +259,8 @@ private:
 bool PrefetchAheadPlanner::isSequenceLoad(LoadInst &Load, Loop &Level) const {
   if (!Load.isSimple() || A.LI.getLoopFor(Load.getParent()) != &Level)
     return false;
-  auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(Load.getPointerOperand()));
-  if (!AR || !AR->isAffine() || AR->getLoop() != &Level)
-    return false;
-  auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(A.SE));
-  return Step && Step->getAPInt().isStrictlyPositive();
+  std::optional<APInt> Step = constantStepIn(A.SE, Level, Load.getPointerOperand());
+  return Step && Step->isStrictlyPositive();
 }
 
 /// Whether the loop may write an element of the sequence before the iteration

@@ -188,11 +188,9 @@ LoadInst *EdgePlanner::sequenceLoad(Value *V, unsigned Depth) const {
   if (!I || !L.contains(I) || Depth == 0)
     return nullptr;
   if (auto *Load = dyn_cast<LoadInst>(I)) {
-    auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(Load->getPointerOperand()));
-    auto *Step = AR && AR->isAffine() && AR->getLoop() == &L ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(A.SE))
-                                                               : nullptr;
-    bool Ok = Load->isSimple() && A.LI.getLoopFor(Load->getParent()) == &L && Step &&
-              Step->getAPInt().isStrictlyPositive() && A.DT.dominates(Load->getParent(), L.getLoopLatch());
+    std::optional<APInt> Step = constantStepIn(A.SE, L, Load->getPointerOperand());
+    bool Ok = Load->isSimple() && A.LI.getLoopFor(Load->getParent()) == &L && Step && Step->isStrictlyPositive() &&
+              A.DT.dominates(Load->getParent(), L.getLoopLatch());
     return Ok ? Load : nullptr;
   }
   if (!(isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<BinaryOperator>(I)) || !isSafeToSpeculativelyExecute(I))
@@ -343,12 +341,10 @@ std::optional<EdgePrefetch> EdgePlanner::plan(Loop &Inner, ArrayRef<Instruction 
     return bail("its exit test does not compare its induction variable with a bound");
   if (Pred != ICmpInst::ICMP_SLT && Pred != ICmpInst::ICMP_ULT && Pred != ICmpInst::ICMP_NE)
     return bail("its exit test is not `element < end` or `element != end`");
-  auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(E.IV));
-  auto *Step = AR && AR->isAffine() && AR->getLoop() == &Inner ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(A.SE))
-                                                                 : nullptr;
+  std::optional<APInt> Step = constantStepIn(A.SE, Inner, E.IV);
   // An integer steps through every element of its row, a pointer through
   // every byte (a step of the element's size).
-  if (!Step || !Step->getAPInt().isStrictlyPositive() || (E.IV->getType()->isIntegerTy() && !Step->isOne()))
+  if (!Step || !Step->isStrictlyPositive() || (E.IV->getType()->isIntegerTy() && !Step->isOne()))
     return bail("its induction variable does not step through every element of its row");
   E.Start = E.IV->getIncomingValueForBlock(Pre);
   if (!tiles(E.Start, E.End))

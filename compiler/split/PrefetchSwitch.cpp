@@ -129,11 +129,8 @@ AllocaInst *countInnerTrips(const SplitAnalyses &A, Loop &L) {
     if (Inner == &L || !Latch || Inner->getExitingBlock() != Latch || !Exit || !Inner->getLoopPreheader())
       continue;
     for (PHINode &Phi : Inner->getHeader()->phis()) {
-      auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(&Phi));
-      auto *Step = AR && AR->isAffine() && AR->getLoop() == Inner && Phi.getType()->isIntegerTy(64)
-                       ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(A.SE))
-                       : nullptr;
-      if (Step && Step->getAPInt().isStrictlyPositive()) {
+      std::optional<APInt> Step = constantStepIn(A.SE, *Inner, &Phi);
+      if (Phi.getType()->isIntegerTy(64) && Step && Step->isStrictlyPositive()) {
         Counted.push_back({Inner, &Phi});
         break;
       }

@@ -753,6 +753,11 @@ llvm::StringRef sourceVariableName(llvm::Value &V);
 /// would point at the function's first line).
 llvm::DebugLoc remarkLocation(const llvm::Instruction *I, const llvm::Loop &L);
 
+/// The constant amount by which \p V moves on each trip of \p L, when its
+/// value is an affine recurrence of that loop itself (a stream's address, an
+/// induction); none otherwise.
+std::optional<llvm::APInt> constantStepIn(llvm::ScalarEvolution &SE, const llvm::Loop &L, llvm::Value *V);
+
 /// How many bytes \p B lies after \p A, when both are constant offsets from
 /// one base pointer.
 std::optional<int64_t> byteDistance(const llvm::Value *A, const llvm::Value *B, const llvm::DataLayout &DL);
@@ -1104,6 +1109,9 @@ bool expandSmallCopies(llvm::Loop &L);
 /// compared records as accesses (ComparesAsAccesses.cpp). Run before
 /// legality; returns whether it changed the loop.
 bool expandSmallCompares(llvm::Loop &L);
+/// The (offset, size) chunks \p Len bytes are read in: \p Widest bytes (a
+/// power of two) while they last, then each smaller power of two once at most.
+llvm::SmallVector<std::pair<uint64_t, unsigned>, 8> byteChunks(uint64_t Len, unsigned Widest);
 
 /// Replaces the header phis of the marked loop \p L that merge reloads of one
 /// place which only deallocations in the loop may write (ix.size() re-read

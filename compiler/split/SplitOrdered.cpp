@@ -43,7 +43,6 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
@@ -266,11 +265,8 @@ private:
 /// (parent[u] < 0) ... parent[u] = v`): each iteration reads and writes an
 /// element no other iteration touches, so no test of it races another.
 bool OrderedPlanner::isOwnSlot(const LoadInst &Load) const {
-  auto *Addr = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(const_cast<Value *>(Load.getPointerOperand())));
-  if (!Addr || Addr->getLoop() != &L || !Addr->isAffine())
-    return false;
-  auto *Step = dyn_cast<SCEVConstant>(Addr->getStepRecurrence(A.SE));
-  return Step && Step->getAPInt().abs().uge(A.DL.getTypeStoreSize(Load.getType()).getFixedValue());
+  std::optional<APInt> Step = constantStepIn(A.SE, L, const_cast<Value *>(Load.getPointerOperand()));
+  return Step && Step->abs().uge(A.DL.getTypeStoreSize(Load.getType()).getFixedValue());
 }
 
 /// `x = p[i]; if (x < 0) p[i] = v;` (any comparison of the loaded value, or

@@ -25,6 +25,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/Support/CommandLine.h"
@@ -76,6 +77,14 @@ StringRef memcoro::dispatchName(Dispatch D) {
     return "AMU bafin";
   }
   llvm_unreachable("every dispatch has a name");
+}
+
+std::optional<APInt> memcoro::constantStepIn(ScalarEvolution &SE, const Loop &L, Value *V) {
+  auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(V));
+  if (!AR || !AR->isAffine() || AR->getLoop() != &L)
+    return std::nullopt;
+  auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+  return Step ? std::optional<APInt>(Step->getAPInt()) : std::nullopt;
 }
 
 std::optional<int64_t> memcoro::byteDistance(const Value *A, const Value *B, const DataLayout &DL) {

@@ -69,13 +69,10 @@ struct Prefetched {
 /// The stride in bytes of \p Load's address in \p L, if it is an affine
 /// stream of the marked loop wide enough to prefetch.
 static std::optional<int64_t> wideStride(ScalarEvolution &SE, const Loop &L, LoadInst &Load) {
-  auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Load.getPointerOperand()));
-  if (!AR || !AR->isAffine() || AR->getLoop() != &L)
+  std::optional<APInt> Step = constantStepIn(SE, L, Load.getPointerOperand());
+  if (!Step || Step->getSignificantBits() > 32)
     return std::nullopt;
-  auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
-  if (!Step || Step->getAPInt().getSignificantBits() > 32)
-    return std::nullopt;
-  int64_t Stride = Step->getAPInt().getSExtValue();
+  int64_t Stride = Step->getSExtValue();
   if (uint64_t(std::abs(Stride)) < WideStride)
     return std::nullopt;
   return Stride;
