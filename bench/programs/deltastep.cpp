@@ -109,7 +109,11 @@ int main(int argc, char **argv) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   bool ok = SSSPVerifier(g, 0, dist);
   printf("kernel_seconds %.6f\n", seconds);
-  printf("scale %d, delta %d, %d steps\n", scale, delta, steps);
+  // With several OpenMP threads the number of steps depends on which thread
+  // took which vertices first, so it is no part of the answer both builds
+  // must agree on; the distances are.
+  printf("scale %d, delta %d\n", scale, delta);
+  fprintf(stderr, "%d steps\n", steps);
   printf("%s\n", ok ? "verified" : "FAILED verification");
   return ok ? 0 : 1;
 }
