@@ -21,6 +21,19 @@
 // the vector's growth) runs in place, after every earlier iteration's
 // appends and before any later one's.
 //
+// The counter is one field of the buffer object; the order starts at the
+// first read of any of the object's fields. A vector of vectors grown on
+// demand (GAP's delta-stepping bins),
+//
+//   if (b >= bins.size()) bins.resize(b + 1);   reads finish and start,
+//   bins[b].push_back(v);                       start indexes the append
+//
+// stores into `finish` only on resize's shrinking path, with no value read
+// from it, and the field whose value indexes the appends, `start`, is
+// written only inside the growth's call: no single field is both. Together
+// they are the object's counter, and a read of `start` before the order
+// starts would see storage an earlier iteration's growth may have freed.
+//
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
 #include "split/SplitInternal.h"
@@ -28,6 +41,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -39,6 +53,11 @@ using namespace memcoro;
 #define DEBUG_TYPE "memcoro-split"
 
 STATISTIC(NumBufferAppends, "Number of appends through a counter in memory run in iteration order");
+
+// The fields of one buffer object lie within this many bytes of each other
+// (std::vector's three pointers, GAP's QueueBuffer); variables farther apart
+// in one global are separate objects.
+static constexpr int64_t ObjectBytes = 64;
 
 /// Whether the value of \p Counter reaches the address of a store of the
 /// loop other than one back into the counter's \p Cell (if any), or a copy's
@@ -148,16 +167,25 @@ SmallVector<PHINode *, 4> memcoro::phiWeb(const Loop &L, PHINode *Phi) {
   return Web;
 }
 
+/// Whether \p Ptr is the same place in every iteration of \p L: a field at a
+/// constant offset from a loop invariant (the offset's GEP may sit in the
+/// loop, in an inner loop's preheader).
+static bool invariantPlace(const Loop &L, Value *Ptr, const DataLayout &DL) {
+  int64_t Offset = 0;
+  return L.isLoopInvariant(GetPointerBaseWithConstantOffset(Ptr, Offset, DL));
+}
+
 void memcoro::recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan) {
   Loop &L = Plan.L;
   SmallVector<LoadInst *, 8> Loads;
   SmallVector<StoreInst *, 8> Stores;
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
-      if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple() && L.isLoopInvariant(Load->getPointerOperand()))
+      if (auto *Load = dyn_cast<LoadInst>(&I);
+          Load && Load->isSimple() && invariantPlace(L, Load->getPointerOperand(), A.DL))
         Loads.push_back(Load);
-      if (auto *Store = dyn_cast<StoreInst>(&I); Store && Store->isSimple() &&
-                                               L.isLoopInvariant(Store->getPointerOperand()))
+      if (auto *Store = dyn_cast<StoreInst>(&I);
+          Store && Store->isSimple() && invariantPlace(L, Store->getPointerOperand(), A.DL))
         Stores.push_back(Store);
     }
   SmallPtrSet<Value *, 4> Cells;
@@ -165,17 +193,20 @@ void memcoro::recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan) {
     Value *Cell = Write->getPointerOperand();
     if (!Cells.insert(Cell).second)
       continue;
-    auto sameCell = [&](Value *Ptr) { return byteDistance(Ptr, Cell, A.DL) == 0; };
+    auto inObject = [&](Value *Ptr) {
+      std::optional<int64_t> Distance = byteDistance(Ptr, Cell, A.DL);
+      return Distance && *Distance > -ObjectBytes && *Distance < ObjectBytes;
+    };
     // Where the iteration reads the counter, and the value it reads: a load
     // of it, or the use of a header phi GVN made of its loads.
     SmallVector<std::pair<Instruction *, Instruction *>, 4> Reads;
     for (LoadInst *Read : Loads)
-      if (sameCell(Read->getPointerOperand()))
+      if (inObject(Read->getPointerOperand()))
         Reads.push_back({Read, Read});
     for (PHINode &Phi : L.getHeader()->phis()) {
       SmallVector<PHINode *, 4> Web;
       LoadInst *Sample = nullptr;
-      if (!carriesLoad(A, Plan, &Phi, Web, Sample) || !sameCell(Sample->getPointerOperand()))
+      if (!carriesLoad(A, Plan, &Phi, Web, Sample) || !inObject(Sample->getPointerOperand()))
         continue;
       for (PHINode *P : Web)
         for (User *U : P->users())
@@ -197,7 +228,7 @@ void memcoro::recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no append through" << *Write << ": its value is no store's index\n");
       continue;
     }
-    if (!all_of(Stores, [&](StoreInst *S) { return !sameCell(S->getPointerOperand()) || afterStart(S); }) ||
+    if (!all_of(Stores, [&](StoreInst *S) { return !inObject(S->getPointerOperand()) || afterStart(S); }) ||
         !all_of(Reads, [&](auto &R) { return afterStart(R.first); })) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no append through" << *Write
                         << ": the counter is written before it is read\n");

@@ -41,8 +41,8 @@ void frontier(const uint32_t *idx, std::size_t n, const int64_t *table, Queue &q
       lq.push_back(idx[i]);
   lq.flush();
 }
-// The flush's copy goes where the queue's counter, in memory, says.
-// CHECK-DAG: split-register-append.cpp:30:47: remark: append through a counter in memory runs in iteration order
+// The copy goes where the queue says: in order from its first field read.
+// CHECK-DAG: split-register-append.cpp:30:36: remark: append through a counter in memory runs in iteration order
 // CHECK-DAG: split-register-append.cpp:25:12: remark: append through a buffer whose counter is kept in a register: from this read of it to the iteration's end, values are appended in iteration order, the buffer's flush in place
 // CHECK-DAG: split-register-append.cpp:[[@LINE-8]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, {{.*}} run in iteration order
 
