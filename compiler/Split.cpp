@@ -59,6 +59,8 @@ using namespace memcoro;
 #define DEBUG_TYPE "memcoro-split"
 
 STATISTIC(NumLoopsRejected, "Number of marked loops left serial");
+STATISTIC(NumLoopsNotInterleaved, "Number of marked loops that cannot be interleaved, kept in serial order with "
+                                  "prefetches ahead");
 
 namespace {
 
@@ -157,6 +159,15 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     // Not interleaved: the loop stays a loop, and ordinary again (its copy
     // as written too).
     unmarkLoop(L);
+    if (const std::optional<SerialReason> &Not = Plan.NotInterleavedWhy) {
+      ++NumLoopsNotInterleaved;
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(RemarkPass, "NotInterleaved", Not->Loc ? Not->Loc : remarkLocation(Not->At, L),
+                                        L.getHeader())
+               << "marked loop not interleaved, kept in serial order with prefetches ahead: " << Not->Text
+               << inlinedCopy(L, A.F);
+      });
+    }
     emitPrefetchSwitch(A, Plan, ORE, adaptsAtRunTime());
     return false;
   }

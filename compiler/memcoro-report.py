@@ -24,7 +24,10 @@ import os
 import sys
 
 PASS = "memcoro"
-LOOP_OUTCOMES_OK = {"Transformed"}
+LOOP_OUTCOMES_OK = {"Transformed", "PrefetchAhead"}
+# A missed remark that goes with a PrefetchAhead outcome: why the loop was
+# kept in its order rather than interleaved.
+NOT_INTERLEAVED = "NotInterleaved"
 
 
 # --- Reading LLVM's remark YAML -------------------------------------------------
@@ -167,6 +170,7 @@ class Loop:
         self.parallel = parallel
         self.remote = remote
         self.outcome = None  # the remark that says transformed or serial
+        self.not_interleaved = None  # why a loop kept in order was not interleaved
 
     def transformed(self):
         return self.outcome is not None and self.outcome["Name"] in LOOP_OUTCOMES_OK
@@ -183,6 +187,9 @@ class Loop:
         if self.outcome is None:
             return f"not transformed, {marked}: no outcome recorded for this loop"
         args = dict(self.outcome["Args"])
+        if self.outcome["Name"] == "PrefetchAhead":
+            why = f": not interleaved: {reason(self.not_interleaved)}" if self.not_interleaved else ""
+            return f"transformed, {marked}, serial order with prefetches ahead{why}"
         if self.transformed():
             suspend = int(args.get("SuspendPoints", 0))
             return (f"transformed, parallel({args.get('Parallelism', '?')}), "
@@ -206,6 +213,7 @@ def message(remark):
 def reason(remark):
     text = message(remark)
     for prefix in ("marked loop left serial: ", "marked loop not transformed: ",
+                   "marked loop not interleaved, kept in serial order with prefetches ahead: ",
                    "#pragma memcoro: "):
         if text.startswith(prefix):
             return text[len(prefix):]
@@ -247,7 +255,7 @@ def _owner(loops, remark):
 
 def collect(remarks):
     """The marked loops of one translation unit, each with its outcome."""
-    loops, outcomes = [], []
+    loops, outcomes, notes = [], [], []
     for r in remarks:
         if r.get("Pass") != PASS:
             continue
@@ -262,6 +270,8 @@ def collect(remarks):
             loop = Loop(file, line, column, r.get("Function", ""), 0, "")
             loop.outcome = r
             loops.append(loop)
+        elif r["Kind"] == "Missed" and name == NOT_INTERLEAVED:
+            notes.append(r)
         elif r["Kind"] == "Passed" and name in LOOP_OUTCOMES_OK or r["Kind"] == "Missed":
             outcomes.append(r)
 
@@ -274,6 +284,13 @@ def collect(remarks):
             loop = copy.copy(loop)
             loops.append(loop)
         loop.outcome = r
+    for r in notes:
+        kept = [l for l in loops if l.outcome is not None and l.outcome["Name"] == "PrefetchAhead"
+                and l.not_interleaved is None and l.function == r.get("Function", "")]
+        file, line, _ = _location(r)
+        above = [l for l in kept if l.file == file and l.line <= line]
+        if above:
+            max(above, key=lambda l: l.line).not_interleaved = r
     # A mark whose function was inlined everywhere and then deleted has no
     # outcome of its own: its copies speak for it.
     decided = {(l.file, l.line) for l in loops if l.outcome is not None}

@@ -80,6 +80,10 @@ static cl::opt<bool> PrefetchOverlapped("memcoro-prefetch-overlapped", cl::Hidde
                                         cl::desc("Also keep loops whose inner loads the core overlaps in "
                                                  "serial order with prefetches ahead"));
 
+static cl::opt<bool> UseForSerialLoops("memcoro-prefetch-serial-loops", cl::Hidden, cl::init(true),
+                                       cl::desc("Keep loops that cannot be interleaved (an early exit after a "
+                                                "store, a carried value) in serial order with prefetches ahead"));
+
 static cl::opt<unsigned> ForcedDistance("memcoro-prefetch-distance", cl::Hidden, cl::init(0),
                                         cl::desc("Iterations a prefetch ahead looks ahead (0: from the "
                                                  "instructions per iteration)"));
@@ -93,6 +97,11 @@ static constexpr unsigned MinDistance = 16, MaxDistance = 128;
 // The smallest page of the targets memcoro runs on: a read within the page of
 // an address the loop has just read cannot fault.
 static constexpr int64_t PageBytes = 4096;
+static constexpr int64_t LineBytes = 64;
+// A row read whole up to this many lines is prefetched whole (an embedding
+// row of 64 floats is 4); a longer one leaves its rest to the hardware
+// prefetcher, which catches up after a few lines.
+static constexpr int64_t MaxRowLines = 8;
 
 namespace {
 
@@ -246,6 +255,7 @@ private:
   std::optional<Target> targetAt(Instruction &Access, Loop &Level);
   bool isSequenceLoad(LoadInst &Load, Loop &Level) const;
   bool writtenBeforeRead(LoadInst &Stream, Loop &Level) const;
+  unsigned rowLines(Instruction &Access, Loop &Level) const;
 
   const SplitAnalyses &A;
   LoopPlan &Plan;
@@ -278,7 +288,8 @@ bool PrefetchAheadPlanner::writtenBeforeRead(LoadInst &Stream, Loop &Level) cons
                      return I.comesBefore(&Stream) && I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Loc));
                    });
   auto assumed = [&](const Instruction &I) {
-    return &Level == &L && ReadFirst && any_of(Plan.Assumed, [&](const AssumedIndependent &P) {
+    return &Level == &L && ReadFirst && Plan.PrefetchAheadWhy != PrefetchAheadReason::NotInterleavable &&
+           any_of(Plan.Assumed, [&](const AssumedIndependent &P) {
              return (P.Store == &I && P.Other == &Stream) || (P.Store == &Stream && P.Other == &I);
            });
   };
@@ -346,6 +357,40 @@ static bool nearby(Value *P, Value *Q, const DataLayout &DL) {
   return BaseP == BaseQ && Bytes > -64 && Bytes < 64;
 }
 
+/// How many lines from \p Access's address on the iteration reads as one
+/// row: the loads of \p Level at constant offsets from it (an inner loop over
+/// the row, unrolled), or its own inner loop's stream when that loop has a
+/// constant trip count. A row chosen by a loaded index lies anywhere, and
+/// its lines after the first miss too: the prefetch ahead takes them all.
+unsigned PrefetchAheadPlanner::rowLines(Instruction &Access, Loop &Level) const {
+  const SCEV *Start = A.SE.getSCEV(accessedPointer(Access));
+  int64_t End = int64_t(A.DL.getTypeStoreSize(getLoadStoreType(&Access)).getFixedValue());
+  Loop *Inner = A.LI.getLoopFor(Access.getParent());
+  if (Inner != &Level)
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(Start); AR && AR->getLoop() == Inner) {
+      auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(A.SE));
+      unsigned Trips = A.SE.getSmallConstantTripCount(Inner);
+      if (Step && Trips && Step->getAPInt().isStrictlyPositive())
+        End = std::max(End, int64_t(Trips - 1) * Step->getAPInt().getSExtValue() + End);
+      Start = AR->getStart();
+    }
+  for (BasicBlock *BB : Level.blocks())
+    for (Instruction &I : *BB) {
+      auto *Load = dyn_cast<LoadInst>(&I);
+      if (!Load || Load == &Access || A.LI.getLoopFor(BB) != Inner)
+        continue;
+      const SCEV *Here = A.SE.getSCEV(Load->getPointerOperand());
+      if (Here->getType() != Start->getType())
+        continue;
+      auto *Offset = dyn_cast<SCEVConstant>(A.SE.getMinusSCEV(Here, Start));
+      if (!Offset || Offset->getAPInt().isNegative() || Offset->getAPInt().sge(MaxRowLines * LineBytes))
+        continue;
+      End = std::max(End, Offset->getAPInt().getSExtValue() +
+                              int64_t(A.DL.getTypeStoreSize(Load->getType()).getFixedValue()));
+    }
+  return unsigned(std::clamp<int64_t>((End + LineBytes - 1) / LineBytes, 1, MaxRowLines));
+}
+
 void PrefetchAheadPlanner::run() {
   const auto *Remote = A.RAI.lookup(&L);
   if (!Remote)
@@ -359,11 +404,17 @@ void PrefetchAheadPlanner::run() {
     // 64 ahead at 1.05-1.35x, 128 at 1.1-1.5x, 256 at 1.37x (docs/bench.md).
     if (Plan.PrefetchAheadWhy == PrefetchAheadReason::Gathers)
       return MaxDistance;
+    // An inner loop of a constant trip count (a row's) is work of every
+    // iteration, as many times as it runs; one whose length varies (an edge
+    // list) is left out, as the distances tuned on bfs assume.
     unsigned Work = 0;
-    for (BasicBlock *BB : Level.blocks())
-      if (A.LI.getLoopFor(BB) == &Level)
-        for (Instruction &I : *BB)
-          Work += !isa<PHINode>(I) && !I.isDebugOrPseudoInst();
+    for (BasicBlock *BB : Level.blocks()) {
+      unsigned Times = 1;
+      for (Loop *In = A.LI.getLoopFor(BB); In != &Level && Times; In = In->getParentLoop())
+        Times *= A.SE.getSmallConstantTripCount(In);
+      for (Instruction &I : *BB)
+        Work += Times * (!isa<PHINode>(I) && !I.isDebugOrPseudoInst());
+    }
     return std::clamp<unsigned>(llvm::bit_floor(InstructionsPerMiss / std::max(Work, 1u)), MinDistance,
                                 MaxDistance);
   };
@@ -385,10 +436,24 @@ void PrefetchAheadPlanner::run() {
       });
       if (!Same)
         Plan.PrefetchAhead.push_back({Access, T->Stream, std::max(1u, distanceFor(*Level) / Chain.loads()),
-                                      Chain.loads(), T->Clamped, T->ValueKnown});
+                                      Chain.loads(), T->Clamped, T->ValueKnown, rowLines(*Access, *Level)});
       break;
     }
   }
+}
+
+/// Whether \p Why says only that iterations must not run out of order or
+/// concurrently (an early exit after a store, a value carried from one
+/// iteration to the next, a proven dependence, a call): the loop as written,
+/// in its own order, is then still the loop, and prefetches ahead change
+/// nothing of what it computes. A loop whose shape memcoro cannot handle, a
+/// volatile access, or one the cost model or a profile found nothing to fetch
+/// for, is not such a loop.
+static bool onlyOrderForbidsInterleaving(const SerialReason &Why) {
+  static constexpr StringLiteral OrderOnly[] = {
+      "EarlyExit",    "LoopCarried", "MemoryDependence", "FPReduction",       "LiveOut",          "LocalMemory",
+      "SplitUpdate",  "Call",        "UnknownTripCount", "NothingBeforeTurn", "UnorderedClaim", "SuspendsUnderLock"};
+  return !Why.Quiet && is_contained(OrderOnly, StringRef(Why.Tag));
 }
 
 bool memcoro::choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const std::optional<SerialReason> &Why) {
@@ -410,7 +475,8 @@ bool memcoro::choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const 
     return true;
   }
   Overlapped &= PrefetchOverlapped;
-  if (!HeldByTurn && !Overlapped && !Gathers)
+  bool NotInterleavable = Why && UseForSerialLoops && onlyOrderForbidsInterleaving(*Why);
+  if (!HeldByTurn && !Overlapped && !Gathers && !NotInterleavable)
     return false;
   // Trip counts are read from scalar evolution with the IR as it will stay;
   // the bound's copy goes when the plan is not carried out.
@@ -419,9 +485,12 @@ bool memcoro::choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const 
                       << ": its bound is read through memory\n");
     return false;
   }
-  Plan.PrefetchAheadWhy = HeldByTurn ? PrefetchAheadReason::Turns
-                          : Gathers  ? PrefetchAheadReason::Gathers
-                                     : PrefetchAheadReason::Overlapped;
+  Plan.PrefetchAheadWhy = HeldByTurn         ? PrefetchAheadReason::Turns
+                          : Gathers          ? PrefetchAheadReason::Gathers
+                          : NotInterleavable ? PrefetchAheadReason::NotInterleavable
+                                             : PrefetchAheadReason::Overlapped;
+  if (NotInterleavable)
+    Plan.NotInterleavedWhy = Why;
   PrefetchAheadPlanner(A, Plan).run();
   if (Plan.PrefetchAhead.empty()) {
     LLVM_DEBUG(dbgs() << "memcoro-split: no prefetch ahead for loop " << Plan.L.getHeader()->getName()
@@ -529,6 +598,24 @@ static SmallVector<AheadPrefetch, 4> versionInnerBounds(const SplitAnalyses &A, 
   return Prefetches;
 }
 
+/// The remark's reason for keeping the loop's order.
+static std::string keptInOrderBecause(const LoopPlan &Plan) {
+  switch (Plan.PrefetchAheadWhy) {
+  case PrefetchAheadReason::Turns:
+    return "its first-writer-wins test must run in iteration order, and interleaved iterations would wait "
+           "behind long ones for their turn";
+  case PrefetchAheadReason::Gathers:
+    return "its iterations are short independent gathers, which the processor already overlaps; interleaving "
+           "them would add a switch per iteration, and prefetches ahead add what lies beyond its reorder window";
+  case PrefetchAheadReason::NotInterleavable:
+    return "the loop cannot be interleaved (the missed remark says why)";
+  case PrefetchAheadReason::Overlapped:
+    break;
+  }
+  return "the processor already overlaps the inner loop's independent loads, and prefetches ahead add what lies "
+         "beyond its reorder window";
+}
+
 void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, OptimizationRemarkEmitter &ORE) {
   ++NumPrefetchAheadLoops;
   if (Plan.Edges)
@@ -575,10 +662,14 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
     assert(Planned && "the chain the planner accepted");
     (void)Planned;
     llvm::Value *Target = Chain.emit(B, Value, accessedPointer(*P.Access));
-    After = B.CreateIntrinsic(Intrinsic::prefetch, {Target->getType()},
-                              {Target, B.getInt32(isa<StoreInst>(P.Access)), B.getInt32(3), B.getInt32(1)});
+    for (unsigned Line = 0; Line < P.Lines; ++Line) {
+      llvm::Value *At = Line ? B.CreatePtrAdd(Target, B.getInt64(Line * LineBytes)) : Target;
+      After = B.CreateIntrinsic(Intrinsic::prefetch, {At->getType()},
+                                {At, B.getInt32(isa<StoreInst>(P.Access)), B.getInt32(3), B.getInt32(1)});
+    }
     ++NumPrefetchesAhead;
-    Said.push_back(accessName(*P.Access) + " " + std::to_string(P.Distance) + " iterations ahead" +
+    Said.push_back(accessName(*P.Access) + (P.Lines > 1 ? " (its row of " + std::to_string(P.Lines) + " lines)" : "") +
+                   " " + std::to_string(P.Distance) + " iterations ahead" +
                    (&Level == &Plan.L ? "" : " in the inner loop") +
                    (P.Loads > 1 ? " (through " + std::to_string(P.Loads) + " loads ahead)" : ""));
     LLVM_DEBUG(dbgs() << "memcoro-split: prefetch ahead of" << *P.Access << ", " << P.Distance
@@ -587,29 +678,33 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
   ORE.emit([&] {
     OptimizationRemark R(RemarkPass, "PrefetchAhead", Plan.L.getStartLoc(), Plan.L.getHeader());
     R << "loop turned into a prefetching loop in serial order: prefetching " << join(Said, ", ") << "; "
-      << (Plan.PrefetchAheadWhy == PrefetchAheadReason::Turns
-              ? "its first-writer-wins test must run in iteration order, and interleaved iterations would "
-                "wait behind long ones for their turn"
-          : Plan.PrefetchAheadWhy == PrefetchAheadReason::Gathers
-              ? "its iterations are short independent gathers, which the processor already overlaps; "
-                "interleaving them would add a switch per iteration, and prefetches ahead add what lies "
-                "beyond its reorder window"
-              : "the processor already overlaps the inner loop's independent loads, and prefetches ahead add "
-                "what lies beyond its reorder window");
+      << keptInOrderBecause(Plan);
     return R;
   });
 }
 
 void memcoro::printPrefetchAhead(const LoopPlan &Plan, raw_ostream &OS) {
-  OS << "  kept in serial order, "
-     << (Plan.PrefetchAheadWhy == PrefetchAheadReason::Turns     ? "instead of waiting for turns"
-         : Plan.PrefetchAheadWhy == PrefetchAheadReason::Gathers ? "its independent gathers overlapped by the core"
-                                                                 : "its inner loads overlapped by the core")
-     << "\n";
+  OS << "  kept in serial order, ";
+  switch (Plan.PrefetchAheadWhy) {
+  case PrefetchAheadReason::Turns:
+    OS << "instead of waiting for turns";
+    break;
+  case PrefetchAheadReason::Gathers:
+    OS << "its independent gathers overlapped by the core";
+    break;
+  case PrefetchAheadReason::NotInterleavable:
+    OS << "not interleavable: " << Plan.NotInterleavedWhy->Text;
+    break;
+  case PrefetchAheadReason::Overlapped:
+    OS << "its inner loads overlapped by the core";
+    break;
+  }
+  OS << "\n";
   if (Plan.Edges)
     printPrefetchEdges(*Plan.Edges, OS);
   for (const AheadPrefetch &P : Plan.PrefetchAhead)
     OS << "  prefetch ahead, " << P.Distance << " iterations, " << P.Loads << " load" << (P.Loads == 1 ? "" : "s")
        << " ahead, " << (P.ClampedToTripCount ? "up to the last iteration" : "within the page")
+       << (P.Lines > 1 ? ", " + std::to_string(P.Lines) + " lines" : "")
        << ":" << *P.Access << "\n";
 }

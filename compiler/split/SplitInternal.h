@@ -231,9 +231,12 @@ struct AheadPrefetch {
   /// And the loop does not write the sequence: the value read ahead is the
   /// loop's own, and may address further loads ahead.
   bool ValueKnown = false;
+  /// Lines prefetched from the address on: a row the iteration reads whole
+  /// (an embedding row of 64 floats, 4 lines), or just the access's own.
+  unsigned Lines = 1;
 };
 /// Why the planner kept a loop in serial order with prefetches ahead.
-enum class PrefetchAheadReason { Turns, Overlapped, Gathers };
+enum class PrefetchAheadReason { Turns, Overlapped, Gathers, NotInterleavable };
 
 /// An inner loop whose rows [Start, End) tile one stream (CSR rows), its
 /// remote accesses prefetched Elements ahead along the stream, from the
@@ -380,6 +383,9 @@ struct LoopPlan {
   /// ahead (PrefetchAhead.cpp); the rest of the plan is not carried out.
   llvm::SmallVector<AheadPrefetch, 2> PrefetchAhead;
   PrefetchAheadReason PrefetchAheadWhy = PrefetchAheadReason::Turns;
+  /// Why the loop cannot be interleaved, when it is kept in serial order for
+  /// that reason (NotInterleavable), for the missed remark.
+  std::optional<SerialReason> NotInterleavedWhy;
   /// Or an inner loop's stream prefetched across rows (PrefetchEdges.cpp).
   std::optional<EdgePrefetch> Edges;
   bool prefetchesAhead() const { return !PrefetchAhead.empty() || Edges; }

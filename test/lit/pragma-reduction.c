@@ -32,7 +32,7 @@ double both(const double *a, const int *idx, int n) {
   return s + p;
 }
 
-// REMARK: pragma-reduction.c:[[@LINE+6]]:{{[0-9]+}}: remark: marked loop left serial: floating-point reduction ('s') whose result depends on the order of the additions; allow reassociation (-ffast-math, or -fassociative-math -fno-signed-zeros, or a reduction(+: s) clause on the pragma) to interleave it
+// REMARK: pragma-reduction.c:[[@LINE+6]]:{{[0-9]+}}: remark: marked loop not interleaved, kept in serial order with prefetches ahead: floating-point reduction ('s') whose result depends on the order of the additions; allow reassociation (-ffast-math, or -fassociative-math -fno-signed-zeros, or a reduction(+: s) clause on the pragma) to interleave it
 double only_max(const double *a, const int *idx, int n, int *m) {
   double s = 0;
   int mx = 0;

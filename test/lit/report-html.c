@@ -30,7 +30,7 @@ size_t horner(const uint32_t *a, uint32_t *out, size_t n) {
 #pragma memcoro parallel(2)
   for (size_t i = 0; i < n; ++i)
     if (a[i] & 1)
-      k = k * 3 + out[a[i] & 7];
+      k = k * 3 + out[i];
   return k;
 }
 // CHECK: </html>

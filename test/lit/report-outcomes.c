@@ -23,7 +23,9 @@ uint64_t gather(const uint64_t *data, const uint32_t *idx, size_t n) {
   return sum;
 }
 
-// CHECK: report-outcomes.c:[[# @LINE + 3]]: serial, parallel(4), remote(parent): a value is carried from one iteration to the next and is not a reduction
+// A loop whose order keeps it from being interleaved, kept in it with its
+// misses prefetched ahead, and why it was not interleaved.
+// CHECK: report-outcomes.c:[[# @LINE + 3]]: transformed, parallel(4), remote(parent), serial order with prefetches ahead: not interleaved: a value is carried from one iteration to the next and is not a reduction
 size_t horner(const uint32_t *adj, int *parent, uint32_t *next, size_t n) {
   size_t count = 0;
 #pragma memcoro parallel(4) remote(parent)
@@ -38,11 +40,12 @@ size_t horner(const uint32_t *adj, int *parent, uint32_t *next, size_t n) {
 }
 
 // The reason quotes the callee: YAML's '' inside a quoted string is one quote.
+// (The loop's accesses walk the array in order: nothing to prefetch ahead.)
 // CHECK: report-outcomes.c:[[# @LINE + 2]]: serial, parallelism chosen by memcoro, remote(data): call to 'rand' uses hidden state of the C library, so each result depends on the calls before it in iteration order: use a reentrant form (rand_r, strtok_r) with state per iteration{{$}}
-void calls(uint64_t *data, const uint32_t *idx, size_t n) {
+void calls(uint64_t *data, size_t n) {
 #pragma memcoro remote(data)
   for (size_t i = 0; i < n; ++i)
-    data[idx[i]] += rand();
+    data[i] += rand();
 }
 
 // CHECK: report-outcomes.c:[[# @LINE + 3]]: transformed, parallel([[N2]]), [[D2]] dispatch, [[S2]] suspension point{{s?}}, [[B2]] bytes of context{{$}}
@@ -53,4 +56,4 @@ uint64_t chosen(const uint64_t *data, const uint32_t *idx, size_t n) {
     sum += data[data[idx[i]] % n]; // a chain: a plain gather would be prefetched in order
   return sum;
 }
-// CHECK-NEXT: 4 marked loops: 2 transformed, 2 serial
+// CHECK-NEXT: 4 marked loops: 3 transformed, 1 serial

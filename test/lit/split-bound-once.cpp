@@ -21,7 +21,9 @@ void step(const Graph &g, int64_t *parent, const int64_t *t, const int32_t *idx)
 // CHECK:       %{{.*}}.once = load i64, ptr %g
 // CHECK:       memcoro.stage.1:
 
-// The early exit keeps this loop serial: nothing of the attempt is left.
+// The early exit keeps this loop in serial order, with its bound as written
+// (nothing of the attempt is left) and t[idx[u]] prefetched ahead within the
+// page of idx[u], as the bound may change.
 int64_t find(const Graph &g, int64_t *parent, const int64_t *t, const int32_t *idx) {
 #pragma memcoro parallel(8)
   for (int64_t u = 0; u < g.num_nodes(); u++) {
@@ -31,8 +33,12 @@ int64_t find(const Graph &g, int64_t *parent, const int64_t *t, const int32_t *i
   }
   return -1;
 }
-// REMARK: split-bound-once.cpp:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: the loop has an early exit
+// REMARK: split-bound-once.cpp:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop not interleaved, kept in serial order with prefetches ahead: the loop has an early exit
 // CHECK-LABEL: define {{.*}} @_Z4findRK5GraphPlPKlPKi(
 // CHECK-NOT:   .once
-// CHECK-NOT:   memcoro.
+// CHECK-NOT:   memcoro.stage
+// CHECK:       %memcoro.ahead.inpage = icmp ult i64
+// CHECK:       call void @llvm.prefetch
+// CHECK-NOT:   .once
+// CHECK-NOT:   memcoro.stage
 // CHECK:       ret i64

@@ -11,14 +11,14 @@ void war(long *a, const int *idx, const long *b, int n) {
   for (int i = 0; i < n; i++)
     a[i] = a[i + 1] + b[idx[i]];
 }
-// CHECK: split-dependences.c:[[@LINE-2]]:10: remark: marked loop left serial: its iterations depend on each other through memory: the store at {{.*}}split-dependences.c:[[@LINE-2]]:10 and the load at {{.*}}split-dependences.c:[[@LINE-2]]:12 touch the same memory in iterations 1 apart, so interleaving them would change the answer
+// CHECK: split-dependences.c:[[@LINE-2]]:10: remark: marked loop not interleaved, kept in serial order with prefetches ahead: its iterations depend on each other through memory: the store at {{.*}}split-dependences.c:[[@LINE-2]]:10 and the load at {{.*}}split-dependences.c:[[@LINE-2]]:12 touch the same memory in iterations 1 apart, so interleaving them would change the answer
 
 void waw(long *out, const int *idx, const long *b, int n) {
 #pragma memcoro parallel(8)
   for (int i = 0; i < n; i++)
     *out = b[idx[i]];
 }
-// CHECK: split-dependences.c:[[@LINE-2]]:10: remark: marked loop left serial: its iterations depend on each other through memory: the store at {{.*}}split-dependences.c:[[@LINE-2]]:10 writes one location in every iteration that runs it
+// CHECK: split-dependences.c:[[@LINE-2]]:10: remark: marked loop not interleaved, kept in serial order with prefetches ahead: its iterations depend on each other through memory: the store at {{.*}}split-dependences.c:[[@LINE-2]]:10 writes one location in every iteration that runs it
 
 void conditional(long *a, const int *idx, const long *b, int n) {
 #pragma memcoro parallel(8)
@@ -26,7 +26,7 @@ void conditional(long *a, const int *idx, const long *b, int n) {
     if (b[idx[i]] > 0)
       a[i + 2] = a[i] + 1;
 }
-// CHECK: split-dependences.c:[[@LINE-2]]:16: remark: marked loop left serial: {{.*}} the store at {{.*}}:[[@LINE-2]]:16 and the load at {{.*}}:[[@LINE-2]]:18 can touch the same memory in iterations 2 apart
+// CHECK: split-dependences.c:[[@LINE-2]]:16: remark: marked loop not interleaved, kept in serial order with prefetches ahead: {{.*}} the store at {{.*}}:[[@LINE-2]]:16 and the load at {{.*}}:[[@LINE-2]]:18 can touch the same memory in iterations 2 apart
 
 void in_inner_loop(long *a, const int *head, const int *next, const long *t, int n) {
 #pragma memcoro parallel(8)
@@ -34,7 +34,7 @@ void in_inner_loop(long *a, const int *head, const int *next, const long *t, int
     for (int e = head[i]; e >= 0; e = next[e])
       a[i + 1] = a[i] + t[e];
 }
-// CHECK: split-dependences.c:[[@LINE-2]]:16: remark: marked loop left serial: {{.*}} can touch the same memory in iterations 1 apart
+// CHECK: split-dependences.c:[[@LINE-2]]:16: remark: marked loop not interleaved, kept in serial order with prefetches ahead: {{.*}} can touch the same memory in iterations 1 apart
 
 // The two shapes of issue 11: indirect addresses, independent only by the
 // pragma's word. Transformed, and the accesses assumed independent are named.

@@ -53,4 +53,4 @@ void mark_until(long *seen, const long *a, const int *idx, int n) {
     seen[i] = a[idx[i]];
   }
 }
-// REMARK: split-early-exit.c:[[@LINE-3]]:13: remark: marked loop left serial: the loop has an early exit (break, return or goto out of the loop at {{.*}}split-early-exit.c:[[@LINE-5]]:{{[0-9]+}}) and writes memory at {{.*}}split-early-exit.c:[[@LINE-3]]:13: interleaved, iterations after the exiting one could store before the exit is known; a loop that only reads memory interleaves with an early exit
+// REMARK: split-early-exit.c:[[@LINE-3]]:13: remark: marked loop not interleaved, kept in serial order with prefetches ahead: the loop has an early exit (break, return or goto out of the loop at {{.*}}split-early-exit.c:[[@LINE-5]]:{{[0-9]+}}) and writes memory at {{.*}}split-early-exit.c:[[@LINE-3]]:13: interleaved, iterations after the exiting one could store before the exit is known; a loop that only reads memory interleaves with an early exit

@@ -27,4 +27,4 @@ bool sls(int64_t dim, int64_t bags, int64_t nidx, int64_t rows, const float *tab
   }
   return current == nidx;
 }
-// CHECK: split-exits-after-stores.c:[[@LINE-15]]:5: remark: marked loop left serial: the loop has an early exit (break, return or goto out of the loop at {{.*}}split-exits-after-stores.c:[[@LINE-14]]:{{[0-9]+}}, {{.*}}split-exits-after-stores.c:[[@LINE-10]]:{{[0-9]+}}) and writes memory at {{.*}}split-exits-after-stores.c:[[@LINE-15]]:5
+// CHECK: split-exits-after-stores.c:[[@LINE-15]]:5: remark: marked loop not interleaved, kept in serial order with prefetches ahead: the loop has an early exit (break, return or goto out of the loop at {{.*}}split-exits-after-stores.c:[[@LINE-14]]:{{[0-9]+}}, {{.*}}split-exits-after-stores.c:[[@LINE-10]]:{{[0-9]+}}) and writes memory at {{.*}}split-exits-after-stores.c:[[@LINE-15]]:5

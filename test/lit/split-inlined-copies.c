@@ -22,7 +22,7 @@ static inline double fsum(const double *t, const int *ix, int n) {
   return s;
 }
 double third(const double *t, const int *ix, int n) { return fsum(t, ix, n); }
-// CHECK: remark: marked loop left serial: floating-point reduction {{.*}} [in 'third', where 'fsum' is inlined]
+// CHECK: remark: marked loop not interleaved, kept in serial order with prefetches ahead: floating-point reduction {{.*}} [in 'third', where 'fsum' is inlined]
 
 // A loop in the function it was written in says nothing more.
 long own(const long *t, const int *ix, int n) {

@@ -36,4 +36,4 @@ void not_commutative(long *restrict h, long *restrict g, const long *restrict t0
     out[i] = v;
   }
 }
-// REMARK: split-lock-table.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: a read-modify-write of one memory location would be split by a suspension point, so another iteration could update the location in between
+// REMARK: split-lock-table.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop not interleaved, kept in serial order with prefetches ahead: a read-modify-write of one memory location would be split by a suspension point, so another iteration could update the location in between

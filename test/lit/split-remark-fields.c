@@ -26,5 +26,5 @@ void shift(int64_t *a, const int *idx, int n) {
   for (int i = 0; i < n - 1; i++)
     a[i] = a[i + 1] + a[idx[i]];
 }
-// CHECK: split-remark-fields.c:27:10: remark: marked loop left serial: its iterations depend on each other through memory: the store to 'a[...]' at {{.*}}split-remark-fields.c:27:10 and the load of 'a[...]' at {{.*}}split-remark-fields.c:27:12 touch the same memory in iterations 1 apart, so interleaving them would change the answer
+// CHECK: split-remark-fields.c:27:10: remark: marked loop not interleaved, kept in serial order with prefetches ahead: its iterations depend on each other through memory: the store to 'a[...]' at {{.*}}split-remark-fields.c:27:10 and the load of 'a[...]' at {{.*}}split-remark-fields.c:27:12 touch the same memory in iterations 1 apart, so interleaving them would change the answer
 // CHECK-NOT: __memcoro_remote_base

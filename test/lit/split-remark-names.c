@@ -11,7 +11,7 @@ double fsum(const double *a, const int *idx, int n) {
     s += a[idx[i]];
   return s;
 }
-// CHECK: remark: marked loop left serial: floating-point reduction ('s') whose result depends on the order of the additions; allow reassociation (-ffast-math, or -fassociative-math -fno-signed-zeros, or a reduction(+: s) clause on the pragma) to interleave it
+// CHECK: remark: marked loop not interleaved, kept in serial order with prefetches ahead: floating-point reduction ('s') whose result depends on the order of the additions; allow reassociation (-ffast-math, or -fassociative-math -fno-signed-zeros, or a reduction(+: s) clause on the pragma) to interleave it
 
 long delta(const long *a, const int *idx, int n) {
   long prev = 0, out = 0;
@@ -23,6 +23,6 @@ long delta(const long *a, const int *idx, int n) {
   }
   return out;
 }
-// CHECK: remark: marked loop left serial: a value ('prev') is carried from one iteration to the next
-// NODEBUG: remark: marked loop left serial: floating-point reduction whose result
-// NODEBUG: remark: marked loop left serial: a value is carried from one iteration to the next
+// CHECK: remark: marked loop not interleaved, kept in serial order with prefetches ahead: a value ('prev') is carried from one iteration to the next
+// NODEBUG: remark: marked loop not interleaved, kept in serial order with prefetches ahead: floating-point reduction whose result
+// NODEBUG: remark: marked loop not interleaved, kept in serial order with prefetches ahead: a value is carried from one iteration to the next

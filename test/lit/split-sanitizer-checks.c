@@ -25,7 +25,7 @@ void scale(const int *idx, long *out) {
 }
 // CHECK: split-sanitizer-checks.c:[[@LINE-3]]:{{[0-9]+}}: remark: sanitizer checks of values the loop does not change run once before the loop (2), as they give the same answer in every iteration
 // CHECK: split-sanitizer-checks.c:[[@LINE-4]]:{{[0-9]+}}: remark: loop turned into
-// KEPT: split-sanitizer-checks.c:[[@LINE-5]]:{{[0-9]+}}: remark: marked loop left serial: the loop has an early exit
+// KEPT: split-sanitizer-checks.c:[[@LINE-5]]:{{[0-9]+}}: remark: marked loop not interleaved, kept in serial order with prefetches ahead: the loop has an early exit
 
 unsigned long probe(const struct rel *r) {
   unsigned long sum = 0;
@@ -61,4 +61,4 @@ long twice(const int *keys, unsigned long n) {
   }
   return sum;
 }
-// CHECK: split-sanitizer-checks.c:[[@LINE-4]]:{{[0-9]+}}: remark: marked loop left serial: a value is carried
+// CHECK: split-sanitizer-checks.c:[[@LINE-4]]:{{[0-9]+}}: remark: marked loop not interleaved, kept in serial order with prefetches ahead: a value is carried
