@@ -411,6 +411,8 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     Changed = true;
     FAM.invalidate(F, PreservedAnalyses::none());
   }
+  // After every loop: extraction changes the function under the loops' plans.
+  outlineSerialCopies(F);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

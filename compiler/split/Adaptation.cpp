@@ -554,6 +554,7 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
     nestSerialCopy(SerialPh, CloneHeader, CountLatch, SerialEnd, Lo, Hi, Plan.NestTrips);
   else if (PerBlock)
     countSerialCopyPerBlock(SerialPh, CloneHeader, CountLatch, SerialEnd, K, Hi);
+  markSerialCopyEntry(*SerialPh);
 }
 
 void WindowLoop::finish(BasicBlock *Sched, BasicBlock *Done) {

@@ -6,7 +6,9 @@
 // plainly, as the loop without the pragma does: a cache-resident table then
 // runs serially at the serial loop's speed.
 // RUN: %memcoro-cc -O2 -Rpass=memcoro -Rpass-analysis=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
-// RUN: %memcoro-cc -O2 -fno-discard-value-names -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
+// The serial copy checked where the lowering leaves it, before it moves into
+// a function of its own (split/OutlineSerialCopy.cpp).
+// RUN: %memcoro-cc -O2 -fno-discard-value-names -mllvm -memcoro-outline-serial-copy=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 #include <stdint.h>
 
 struct entry { int64_t key, value; struct entry *next; };

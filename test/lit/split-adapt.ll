@@ -11,7 +11,10 @@
 ; The gathers stand for any loop: -memcoro-gather-body=0 keeps memcoro from
 ; running them in order with prefetches ahead (split/OverlappedGathers.cpp).
 ; RUN: %opt -memcoro-gather-body=0 -passes='memcoro-split,verify' -S %s | FileCheck %s --check-prefix=OFF
-; RUN: %opt -memcoro-gather-body=0 -passes='memcoro-split,verify' -memcoro-adapt -S %s | FileCheck %s --check-prefix=SAMPLE
+; The serial copy's own function (OUTLINE) is split/OutlineSerialCopy.cpp's;
+; SAMPLE checks the copy where the lowering leaves it.
+; RUN: %opt -memcoro-gather-body=0 -passes='memcoro-split,verify' -memcoro-adapt -memcoro-outline-serial-copy=0 -S %s | FileCheck %s --check-prefix=SAMPLE
+; RUN: %opt -memcoro-gather-body=0 -passes='memcoro-split,verify' -memcoro-adapt -S %s | FileCheck %s --check-prefix=OUTLINE
 ; RUN: %opt -memcoro-gather-body=0 -passes='memcoro-split,verify' -memcoro-adapt-n -S %s | FileCheck %s --check-prefix=NONLY
 ; RUN: %opt -memcoro-gather-body=0 -passes='memcoro-split' -memcoro-adapt -memcoro-adapt-n -pass-remarks=memcoro -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 
@@ -80,6 +83,22 @@
 ; SAMPLE: call i64 @__memcoro_adapt_begin(ptr %{{.*}}, i32 17, i32 32, i32 32)
 ; SAMPLE: [[SERIAL]] = distinct !{[[SERIAL]], [[PROGRESS:![0-9]+]]}
 ; SAMPLE: [[PROGRESS]] = !{!"llvm.loop.mustprogress"}
+
+; The copy, serial.ph to serial.end, is a function of its own, called where
+; the window runs serially, and placed after its caller.
+; OUTLINE-LABEL: define {{.*}} @gather(
+; OUTLINE: br i1 %{{.*}}, label %codeRepl, label %memcoro.window
+; OUTLINE: codeRepl:
+; OUTLINE: call void @gather.memcoro.serial(
+; OUTLINE-NOT: if.else.serial:
+; OUTLINE-LABEL: define internal void @gather.memcoro.serial(
+; OUTLINE: memcoro.serial.ph:
+; OUTLINE: if.else.serial:
+; OUTLINE: ret void
+; OUTLINE-LABEL: define {{.*}} @gather_default(
+; OUTLINE: call void @gather_default.memcoro.serial(
+; OUTLINE-LABEL: define internal void @gather_default.memcoro.serial(
+; OUTLINE: attributes #{{[0-9]+}} = { {{.*}}noinline
 
 ; A loop with parallel(4) keeps its N; the other has no serial copy, and
 ; slots for a pipeline of 128 coroutines (one suspension point), of which
