@@ -554,7 +554,9 @@ void WindowLoop::connectSerialLoop(ArrayRef<InductionStart> IVs, ArrayRef<Alloca
     nestSerialCopy(SerialPh, CloneHeader, CountLatch, SerialEnd, Lo, Hi, Plan.NestTrips);
   else if (PerBlock)
     countSerialCopyPerBlock(SerialPh, CloneHeader, CountLatch, SerialEnd, K, Hi);
-  markSerialCopyEntry(*SerialPh);
+  // A copy with stack objects of its own stays in place (OutlineSerialCopy.cpp).
+  if (Plan.PrivateAllocas.empty())
+    markSerialCopyEntry(*SerialPh);
 }
 
 void WindowLoop::finish(BasicBlock *Sched, BasicBlock *Done) {

@@ -17,7 +17,10 @@
 // iterations, usually thousands), and placed right after its caller so that
 // the rest of the optimisation pipeline (vectorisation, unrolling) runs on it
 // as on any other function. A copy that cannot be extracted (an exception
-// edge, a stack object of its own) stays where it is.
+// edge inside it) stays where it is, and so does one with stack objects of
+// its own (Adaptation.cpp does not mark it): lbm's copy, with its 19-entry
+// cell array, ran at 0.94x the serial build in a function of its own (the
+// array moved with it, 2.6% more instructions) and at 1.0x in place.
 //
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"

@@ -9,6 +9,13 @@
 // The serial copy checked where the lowering leaves it, before it moves into
 // a function of its own (split/OutlineSerialCopy.cpp).
 // RUN: %memcoro-cc -O2 -fno-discard-value-names -mllvm -memcoro-outline-serial-copy=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
+// Serial copies with stack objects of their own stay in place by default.
+// RUN: %memcoro-cc -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=KEPT
+// KEPT-NOT: memcoro.serial(
+// KEPT: define {{.*}}@sum_here(
+// KEPT-NOT: memcoro.serial(
+// KEPT: define {{.*}}@sum_elsewhere(
+// KEPT-NOT: memcoro.serial(
 #include <stdint.h>
 
 struct entry { int64_t key, value; struct entry *next; };
