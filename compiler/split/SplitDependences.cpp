@@ -35,6 +35,7 @@
 #include "MemcoroInternal.h"
 #include "split/SplitInternal.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/DependenceAnalysis.h"
@@ -46,6 +47,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Path.h"
 
 #include <functional>
 
@@ -57,8 +59,23 @@ using namespace memcoro;
 STATISTIC(NumProvenDependences, "Number of marked loops kept serial by a proven loop-carried dependence");
 STATISTIC(NumAssumedIndependent, "Number of access pairs assumed independent on the pragma's word");
 
+DebugLoc memcoro::userPlace(const DebugLoc &Loc) {
+  // The system's headers and its libraries': code the user did not write.
+  auto inLibraryHeader = [](const DILocation &At) {
+    SmallString<128> Path = At.getFilename();
+    if (!sys::path::is_absolute(Path))
+      Path = (At.getDirectory() + "/" + At.getFilename()).str();
+    return StringRef(Path).starts_with("/usr/include/") || StringRef(Path).starts_with("/usr/lib/") ||
+           StringRef(Path).starts_with("/usr/local/include/");
+  };
+  const DILocation *At = Loc.get();
+  while (At && At->getInlinedAt() && inLibraryHeader(*At))
+    At = At->getInlinedAt();
+  return DebugLoc(At);
+}
+
 std::string memcoro::sourcePlace(const Instruction &I) {
-  const DILocation *Loc = I.getDebugLoc();
+  DebugLoc Loc = userPlace(I.getDebugLoc());
   if (!Loc)
     return "an unknown place (compile with -g for locations)";
   return (Loc->getFilename() + ":" + Twine(Loc->getLine()) + ":" + Twine(Loc->getColumn())).str();

@@ -742,6 +742,9 @@ unsigned commutativeUpdateKind(const llvm::LoadInst &L, const llvm::StoreInst &S
 
 /// "file:line:col" of \p I, for remarks that name a second place.
 std::string sourcePlace(const llvm::Instruction &I);
+/// \p Loc, or, for code inlined from a library's header (the C++ standard
+/// library's `*it`, `v[i]`), the user's statement it was inlined into.
+llvm::DebugLoc userPlace(const llvm::DebugLoc &Loc);
 /// "'a[...]'", "'g.offsets[...]'": the array \p Access reads or writes, as
 /// debug info names it; empty when it does not.
 std::string accessedArrayName(llvm::Instruction &Access);

@@ -59,7 +59,7 @@ LoopPlan::LoopPlan(Loop &L) : L(L) {
 
 DebugLoc memcoro::remarkLocation(const Instruction *I, const Loop &L) {
   if (I && I->getDebugLoc() && I->getDebugLoc().getLine())
-    return I->getDebugLoc();
+    return userPlace(I->getDebugLoc());
   return L.getStartLoc();
 }
 
