@@ -23,6 +23,10 @@
 //     pointer it may be was accessed (within a line of the same field)
 //     earlier in this iteration, on the way to where the phi or select picks
 //     it (loop invariants count: the first iteration brought them in);
+//   - an element of an array through a phi or select of indices (a
+//     cuckoo or open-addressing probe's `t[i].val`, i the bucket whose key
+//     matched) is covered when the iteration read each index's element in
+//     the same granule earlier (IndexChoice);
 //   - where the covered field lies in another granule than the field that
 //     was fetched (a node's value after its key), that earlier access's
 //     suspension also prefetches the covered field's line. A granule is the
@@ -280,11 +284,102 @@ private:
 
 } // namespace
 
+namespace {
+
+/// `t[i].val`, i a phi or select of indices into one array, each of which
+/// the iteration used for an access to the same granule of its element
+/// earlier, on the way to where i picks it: an open-addressing or cuckoo
+/// probe reads t[h].key for each candidate h, then the value of the one that
+/// matched (`i = t[h1].key == k ? h1 : h2`). Indices, where the nodes of
+/// IterationFetches are pointers.
+class IndexChoice {
+public:
+  IndexChoice(const SplitAnalyses &A, const Loop &L, GetElementPtrInst &Late) : A(A), L(L), Late(Late) {}
+
+  bool fetched(int64_t LateFirst, int64_t LateLast) {
+    Value *Base = Late.getPointerOperand();
+    int64_t Stride = int64_t(A.DL.getTypeAllocSize(Late.getSourceElementType()).getFixedValue());
+    if (!L.isLoopInvariant(Base) || Stride <= 0)
+      return false;
+    Granule = std::min(granuleOf(Base, A.DL), Stride & -Stride);
+    First = floorDiv(LateFirst, Granule);
+    if (floorDiv(LateLast, Granule) != First)
+      return false;
+    Value *Choice = Late.idx_begin()->get();
+    return (isa<PHINode>(Choice) || isa<SelectInst>(Choice)) && L.contains(cast<Instruction>(Choice)) &&
+           chosen(Choice, &Late);
+  }
+
+  /// The offset of \p GEP's trailing indices within the element its first
+  /// index picks, when they are constants.
+  std::optional<int64_t> offsetInElement(GetElementPtrInst &GEP) const {
+    SmallVector<Value *, 4> Indices = {ConstantInt::get(Type::getInt64Ty(GEP.getContext()), 0)};
+    for (auto It = std::next(GEP.idx_begin()); It != GEP.idx_end(); ++It) {
+      if (!isa<ConstantInt>(It->get()))
+        return std::nullopt;
+      Indices.push_back(It->get());
+    }
+    return int64_t(A.DL.getIndexedOffsetInType(GEP.getSourceElementType(), Indices));
+  }
+
+private:
+  bool chosen(Value *Index, Instruction *UsePoint) {
+    if (auto *Phi = dyn_cast<PHINode>(Index); Phi && L.contains(Phi)) {
+      if (!Visiting.insert(Phi).second)
+        return true;
+      for (unsigned In = 0; In < Phi->getNumIncomingValues(); ++In)
+        if (!chosen(Phi->getIncomingValue(In), Phi->getIncomingBlock(In)->getTerminator()))
+          return false;
+      return true;
+    }
+    if (auto *Sel = dyn_cast<SelectInst>(Index); Sel && L.contains(Sel))
+      return chosen(Sel->getTrueValue(), Sel) && chosen(Sel->getFalseValue(), Sel);
+    // An access through the same array at this index, earlier, to the same
+    // granule of the element.
+    for (User *U : Index->users()) {
+      auto *GEP = dyn_cast<GetElementPtrInst>(U);
+      if (!GEP || GEP == &Late || GEP->getPointerOperand() != Late.getPointerOperand() ||
+          GEP->getSourceElementType() != Late.getSourceElementType() || GEP->idx_begin()->get() != Index)
+        continue;
+      std::optional<int64_t> Offset = offsetInElement(*GEP);
+      if (!Offset)
+        continue;
+      for (User *Access : GEP->users()) {
+        auto *Load = dyn_cast<LoadInst>(Access);
+        if (Load && Load->getPointerOperand() == GEP && L.contains(Load) && A.DT.dominates(Load, UsePoint) &&
+            floorDiv(*Offset, Granule) == First)
+          return true;
+      }
+    }
+    return false;
+  }
+
+  const SplitAnalyses &A;
+  const Loop &L;
+  GetElementPtrInst &Late;
+  int64_t Granule = GranuleBytes, First = 0;
+  SmallPtrSet<PHINode *, 8> Visiting;
+};
+
+} // namespace
+
 bool memcoro::fetchedEarlierInIteration(const SplitAnalyses &A, const LoopPlan &Plan, Instruction *Late,
                                         SmallVectorImpl<FetchedField> &Extra) {
   Value *Ptr = accessedPointer(*Late);
   if (!Ptr || Ptr->getType()->getPointerAddressSpace() != 0)
     return false;
+  if (auto *Load = dyn_cast<LoadInst>(Late); Load && Load->isSimple())
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(Ptr); GEP && GEP->getNumIndices() >= 1) {
+      IndexChoice Choice(A, Plan.L, *GEP);
+      std::optional<int64_t> Offset = Choice.offsetInElement(*GEP);
+      int64_t Size = int64_t(A.DL.getTypeStoreSize(Load->getType()).getFixedValue());
+      if (Offset && Choice.fetched(*Offset, *Offset + Size - 1)) {
+        LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *Late
+                          << ": every element it may read was fetched earlier in the iteration\n");
+        ++NumFetchedInIteration;
+        return true;
+      }
+    }
   FieldOffsets F = fieldOffsets(Ptr, A.DL);
   if (!(isa<PHINode>(F.Base) || isa<SelectInst>(F.Base)) || !Plan.L.contains(cast<Instruction>(F.Base)))
     return false;
