@@ -113,6 +113,11 @@ std::string inlinedCopy(const Loop &L, const Function &F) {
   return " [in " + In + ", where " + Inlined + " is inlined]";
 }
 
+/// Where the missed remark of \p Why goes.
+DebugLoc reasonLocation(const SerialReason &Why, const Loop &L) {
+  return Why.Loc ? Why.Loc : remarkLocation(Why.At, L);
+}
+
 /// Legality, then the plan, then what legality must check on the plan. A loop
 /// that stays serial, or whose plan is only to be printed (\p Keep false),
 /// leaves the IR as it found it.
@@ -162,8 +167,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     if (const std::optional<SerialReason> &Not = Plan.NotInterleavedWhy) {
       ++NumLoopsNotInterleaved;
       ORE.emit([&] {
-        return OptimizationRemarkMissed(RemarkPass, "NotInterleaved", Not->Loc ? Not->Loc : remarkLocation(Not->At, L),
-                                        L.getHeader())
+        return OptimizationRemarkMissed(RemarkPass, "NotInterleaved", reasonLocation(*Not, L), L.getHeader())
                << "marked loop not interleaved, kept in serial order with prefetches ahead: " << Not->Text
                << inlinedCopy(L, A.F);
       });
@@ -176,8 +180,7 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       return false;
     ++NumLoopsRejected;
     ORE.emit([&] {
-      return OptimizationRemarkMissed(RemarkPass, Why->Tag, Why->Loc ? Why->Loc : remarkLocation(Why->At, L),
-                                      L.getHeader())
+      return OptimizationRemarkMissed(RemarkPass, Why->Tag, reasonLocation(*Why, L), L.getHeader())
              << "marked loop left serial: " << Why->Text << inlinedCopy(L, A.F);
     });
     return false;

@@ -98,7 +98,7 @@ static uint64_t requestBytes(const Suspension &Sp, Value *Ptr, const DataLayout 
 
 /// Bytes one coarse-grained request may span: a cache line, what the
 /// hand-written kernels request for a record or a bucket.
-static constexpr int64_t LineBytes = 64;
+static constexpr int64_t RequestBytes = LineBytes;
 
 namespace {
 /// One aload: from Far, the lowest address of its group, over Bytes.
@@ -109,7 +109,7 @@ struct Request {
 } // namespace
 
 /// The requests of \p Sp: its far addresses grouped so that each group's
-/// accesses lie within LineBytes of each other (a constant distance from one
+/// accesses lie within RequestBytes of each other (a constant distance from one
 /// base), one request per group over the group's byte range, in the order of
 /// each group's first address.
 static SmallVector<Request, 2> requestsOf(const Suspension &Sp, const DataLayout &DL) {
@@ -127,7 +127,7 @@ static SmallVector<Request, 2> requestsOf(const Suspension &Sp, const DataLayout
       if (!D)
         continue;
       int64_t Lo = std::min(G.Lo, *D), Hi = std::max(G.Hi, *D + Size);
-      if (Hi - Lo > LineBytes)
+      if (Hi - Lo > RequestBytes)
         continue;
       if (*D < G.Lo)
         G.LoPtr = Ptr;

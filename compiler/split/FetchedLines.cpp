@@ -65,7 +65,6 @@ STATISTIC(NumFetchedInIteration, "Number of remote accesses to a node the iterat
 
 namespace {
 
-constexpr int64_t LineBytes = 64;
 constexpr int64_t GranuleBytes = 16;
 
 int64_t floorDiv(int64_t X, int64_t D) { return X >= 0 ? X / D : -((-X + D - 1) / D); }
@@ -342,14 +341,13 @@ private:
           GEP->getSourceElementType() != Late.getSourceElementType() || GEP->idx_begin()->get() != Index)
         continue;
       std::optional<int64_t> Offset = offsetInElement(*GEP);
-      if (!Offset)
+      if (!Offset || floorDiv(*Offset, Granule) != First)
         continue;
-      for (User *Access : GEP->users()) {
-        auto *Load = dyn_cast<LoadInst>(Access);
-        if (Load && Load->getPointerOperand() == GEP && L.contains(Load) && A.DT.dominates(Load, UsePoint) &&
-            floorDiv(*Offset, Granule) == First)
-          return true;
-      }
+      if (any_of(GEP->users(), [&](User *Access) {
+            auto *Load = dyn_cast<LoadInst>(Access);
+            return Load && L.contains(Load) && A.DT.dominates(Load, UsePoint);
+          }))
+        return true;
     }
     return false;
   }

@@ -97,11 +97,6 @@ static constexpr unsigned MinDistance = 16, MaxDistance = 128;
 // The smallest page of the targets memcoro runs on: a read within the page of
 // an address the loop has just read cannot fault.
 static constexpr int64_t PageBytes = 4096;
-static constexpr int64_t LineBytes = 64;
-// A row read whole up to this many lines is prefetched whole (an embedding
-// row of 64 floats is 4); a longer one leaves its rest to the hardware
-// prefetcher, which catches up after a few lines.
-static constexpr int64_t MaxRowLines = 8;
 
 namespace {
 

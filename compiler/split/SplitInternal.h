@@ -235,6 +235,13 @@ struct AheadPrefetch {
   /// (an embedding row of 64 floats, 4 lines), or just the access's own.
   unsigned Lines = 1;
 };
+/// A cache line of the targets memcoro runs on.
+inline constexpr int64_t LineBytes = 64;
+/// A row the iteration reads whole, chosen by a loaded index (an embedding
+/// row of 64 floats: 4 lines), is prefetched whole up to this many lines
+/// (StreamStarts.cpp, PrefetchAhead.cpp); the hardware prefetcher catches up
+/// with the rest of a longer one.
+inline constexpr int64_t MaxRowLines = 8;
 /// Why the planner kept a loop in serial order with prefetches ahead.
 enum class PrefetchAheadReason { Turns, Overlapped, Gathers, NotInterleavable };
 

@@ -52,12 +52,6 @@ static cl::opt<bool> UseStreamStarts("memcoro-stream-starts", cl::Hidden, cl::in
                                      cl::desc("Suspend where an inner loop starts a stream at an address "
                                               "read by a suspended load, prefetching its first lines"));
 
-// The second line of a list that starts anywhere in its first.
-static constexpr int64_t LineBytes = 64;
-// A gathered row of a known length up to this many lines is prefetched whole
-// (an embedding row of 64 floats: 4 lines).
-static constexpr int64_t MaxRowLines = 8;
-
 /// Whether \p V is computed (by address arithmetic) from a load the
 /// iteration already suspends at.
 static bool fromSuspendedLoad(const Loop &L, const LoopPlan &Plan, Value *V, unsigned Depth = 8) {
