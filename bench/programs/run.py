@@ -83,12 +83,13 @@ PROGRAMS = {
     "unionfind": ("unionfind.c", ["24", "1"], ["14", "1"]),
 }
 # Programs whose printed answer, besides what their verifier checks, may
-# differ between two correct runs: each iteration's atomic update (a CAS
-# minimum) lands in whatever order the iterations run, so the result a round
-# reaches, and the number of rounds, depend on it. Their outputs are shown,
-# not compared.
+# differ between two correct runs: each iteration's update (a CAS minimum,
+# a hook whose races the program allows) lands in whatever order the
+# iterations run, so the result a round reaches, and the number of rounds,
+# depend on it. Their outputs are shown, not compared.
 ORDER_DEPENDENT = {
     "sssp": "Bellman-Ford's rounds: a distance lowered earlier in a round propagates further in it",
+    "ccsv": "Shiloach-Vishkin's rounds: a root hooked earlier in a round lets later edges of it hook further",
 }
 REMARK = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):\d+: remark: (?P<text>.*?) \[-Rpass(?P<kind>-missed)?=memcoro\]$")
 

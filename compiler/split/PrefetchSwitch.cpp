@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
+#include "split/PrefetchSwitch.h"
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -64,22 +65,10 @@ static cl::opt<SwitchMode> PrefetchSwitchMode(
                clEnumValN(SwitchMode::Prefetch, "prefetch", "after its samples, the prefetching loop (tests)"),
                clEnumValN(SwitchMode::Off, "off", "always the prefetching loop")));
 
-/// runtime/adapt/switch.h: MEMCORO_SWITCH_FORCE_PLAIN, _FORCE_PREFETCH, _OVERLAPPED.
-enum : unsigned { FlagForcePlain = 4, FlagForcePrefetch = 8, FlagOverlapped = 16 };
 static constexpr unsigned StateWords = 16;
 
-namespace {
-
-/// One copy of the loop: its header and latch, and the values its latch
-/// gives the header phis (in the order of the original header's phis).
-struct Copy {
-  BasicBlock *Header, *Latch;
-  SmallVector<PHINode *, 4> Phis;
-  SmallVector<Value *, 4> Next;
-};
-
-Copy copyOf(BasicBlock *Header, BasicBlock *Latch) {
-  Copy C{Header, Latch, {}, {}};
+LoopCopy memcoro::copyOf(BasicBlock *Header, BasicBlock *Latch) {
+  LoopCopy C{Header, Latch, {}, {}};
   for (PHINode &Phi : Header->phis()) {
     C.Phis.push_back(&Phi);
     C.Next.push_back(Phi.getIncomingValueForBlock(Latch));
@@ -87,9 +76,11 @@ Copy copyOf(BasicBlock *Header, BasicBlock *Latch) {
   return C;
 }
 
+namespace {
+
 /// The loop as written, before the prefetches go in: an ordinary loop,
 /// unreachable until wired, leaving through the same exit block.
-Copy clonePlainLoop(Loop &L, BasicBlock *Exit) {
+LoopCopy clonePlainLoop(Loop &L, BasicBlock *Exit) {
   Function &F = *L.getHeader()->getParent();
   ValueToValueMapTy VMap;
   SmallVector<BasicBlock *, 16> Clones;
@@ -169,22 +160,20 @@ AllocaInst *countInnerTrips(const SplitAnalyses &A, Loop &L) {
 
 class SwitchWiring {
 public:
-  SwitchWiring(Loop &L, BasicBlock *Preheader, BasicBlock *Exit, AllocaInst *Work, bool Overlapped)
-      : Overlapped(Overlapped), L(L), F(*L.getHeader()->getParent()), Ctx(F.getContext()), M(*F.getParent()),
+  SwitchWiring(Loop &L, BasicBlock *Preheader, BasicBlock *Exit, AllocaInst *Work, unsigned Flags)
+      : Flags(Flags), L(L), F(*L.getHeader()->getParent()), Ctx(F.getContext()), M(*F.getParent()),
         I64(Type::getInt64Ty(Ctx)), Preheader(Preheader), Exit(Exit), Work(Work) {}
-  void wire(Copy &Plain, Copy &Prefetching, LoopInfo &LI);
+  void wire(LoopCopy &Plain, LoopCopy &Prefetching, LoopInfo &LI);
 
 private:
-  Value *stateAddress(IRBuilder<> &B);
   /// The window's counters as header phis of \p C, entered from \p Pick and \p Switch.
-  void addCounters(Copy &C, BasicBlock *Pick, BasicBlock *Switch);
+  void addCounters(LoopCopy &C, BasicBlock *Pick, BasicBlock *Switch);
   /// A backedge block of \p C that counts the window down and leaves for \p Switch at 0.
-  BasicBlock *countDown(Copy &C, BasicBlock *Switch);
+  BasicBlock *countDown(LoopCopy &C, BasicBlock *Switch);
   /// The work of the iteration that ends here: one, and its inner trips (cleared).
   Value *iterationWork(IRBuilder<> &B, bool Clear);
 
-  /// The prefetching loop only when it measures clearly faster (MEMCORO_SWITCH_OVERLAPPED).
-  bool Overlapped;
+  unsigned Flags;
   Loop &L;
   Function &F;
   LLVMContext &Ctx;
@@ -192,8 +181,7 @@ private:
   Type *I64;
   BasicBlock *Preheader, *Exit;
   AllocaInst *Work;
-  Value *State = nullptr;
-  PHINode *PickLeft = nullptr, *PickT0 = nullptr, *PickN = nullptr;
+  SwitchEntry In;
   PHINode *SwitchWindow = nullptr, *SwitchT0 = nullptr;
   Value *NextT0 = nullptr, *NextWindow = nullptr;
   /// Per copy: left, window, t0 (header phis).
@@ -202,8 +190,9 @@ private:
 
 } // namespace
 
-Value *SwitchWiring::stateAddress(IRBuilder<> &B) {
-  auto *Ty = ArrayType::get(I64, StateWords);
+static Value *stateAddress(IRBuilder<> &B, Function &F) {
+  Module &M = *F.getParent();
+  auto *Ty = ArrayType::get(B.getInt64Ty(), StateWords);
   auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage, Constant::getNullValue(Ty),
                                 "memcoro.prefetch.switch." + F.getName(), nullptr,
                                 GlobalValue::GeneralDynamicTLSModel);
@@ -211,13 +200,13 @@ Value *SwitchWiring::stateAddress(IRBuilder<> &B) {
   return B.CreateThreadLocalAddress(GV);
 }
 
-void SwitchWiring::addCounters(Copy &C, BasicBlock *Pick, BasicBlock *Switch) {
+void SwitchWiring::addCounters(LoopCopy &C, BasicBlock *Pick, BasicBlock *Switch) {
   IRBuilder<> B(C.Header, C.Header->begin());
   std::array<PHINode *, 3> P = {B.CreatePHI(I64, 3, "memcoro.window.left"), B.CreatePHI(I64, 3, "memcoro.window"),
                                 B.CreatePHI(I64, 3, "memcoro.window.t0")};
-  P[0]->addIncoming(PickLeft, Pick);
-  P[1]->addIncoming(PickLeft, Pick);
-  P[2]->addIncoming(PickT0, Pick);
+  P[0]->addIncoming(In.Window, Pick);
+  P[1]->addIncoming(In.Window, Pick);
+  P[2]->addIncoming(In.T0, Pick);
   P[0]->addIncoming(NextWindow, Switch);
   P[1]->addIncoming(NextWindow, Switch);
   P[2]->addIncoming(NextT0, Switch);
@@ -235,7 +224,7 @@ Value *SwitchWiring::iterationWork(IRBuilder<> &B, bool Clear) {
   return B.CreateAdd(Inner, B.getInt64(1));
 }
 
-BasicBlock *SwitchWiring::countDown(Copy &C, BasicBlock *Switch) {
+BasicBlock *SwitchWiring::countDown(LoopCopy &C, BasicBlock *Switch) {
   auto *Back = BasicBlock::Create(Ctx, C.Latch->getName() + ".window", &F, C.Header);
   C.Latch->getTerminator()->replaceSuccessorWith(C.Header, Back);
   for (PHINode &Phi : C.Header->phis())
@@ -260,37 +249,36 @@ BasicBlock *SwitchWiring::countDown(Copy &C, BasicBlock *Switch) {
   return Back;
 }
 
-void SwitchWiring::wire(Copy &Plain, Copy &Prefetching, LoopInfo &LI) {
-  DebugLoc Loc = L.getStartLoc();
-  Type *I32 = Type::getInt32Ty(Ctx);
-  PointerType *Ptr = PointerType::get(Ctx, 0);
-  FunctionCallee BeginFn = M.getOrInsertFunction("__memcoro_switch_begin", I64, Ptr, I32);
-  FunctionCallee NextFn = M.getOrInsertFunction("__memcoro_switch_next", I64, Ptr, I64, I64);
+SwitchEntry memcoro::buildSwitchEntry(BasicBlock *Preheader, BasicBlock *First, unsigned Flags, DebugLoc Loc) {
+  Function &F = *First->getParent();
+  LLVMContext &Ctx = F.getContext();
+  Module &M = *F.getParent();
+  Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  FunctionCallee BeginFn = M.getOrInsertFunction("__memcoro_switch_begin", I64, PointerType::get(Ctx, 0), I32);
   Function *Cycles = Intrinsic::getDeclaration(&M, Intrinsic::readcyclecounter);
-  unsigned Flags = PrefetchSwitchMode == SwitchMode::Plain      ? FlagForcePlain
-                   : PrefetchSwitchMode == SwitchMode::Prefetch ? FlagForcePrefetch
-                                                                : 0;
-  if (Overlapped)
-    Flags |= FlagOverlapped;
+  if (PrefetchSwitchMode == SwitchMode::Plain)
+    Flags |= SwitchForcePlain;
+  if (PrefetchSwitchMode == SwitchMode::Prefetch)
+    Flags |= SwitchForcePrefetch;
 
   // pick: the first window, as decided (no call, no cycle counter) or from
   // the controller.
-  BasicBlock *First = Prefetching.Header;
   auto *Entry = BasicBlock::Create(Ctx, "memcoro.prefetch.entry", &F, First);
   auto *Decided = BasicBlock::Create(Ctx, "memcoro.prefetch.decided", &F, First);
   auto *Begin = BasicBlock::Create(Ctx, "memcoro.prefetch.begin", &F, First);
   auto *Pick = BasicBlock::Create(Ctx, "memcoro.prefetch.pick", &F, First);
-  auto *Switch = BasicBlock::Create(Ctx, "memcoro.prefetch.switch", &F, First);
   Preheader->getTerminator()->replaceSuccessorWith(First, Entry);
 
+  SwitchEntry In;
+  In.Pick = Pick;
   IRBuilder<> EB(Entry);
   EB.SetCurrentDebugLocation(Loc);
-  State = stateAddress(EB);
-  Value *Budget = EB.CreateLoad(I64, State, "memcoro.budget");
-  Value *Run = EB.CreateLoad(I64, EB.CreateConstGEP1_64(I64, State, 1), "memcoro.run");
+  In.State = stateAddress(EB, F);
+  In.Budget = EB.CreateLoad(I64, In.State, "memcoro.budget");
+  Value *Run = EB.CreateLoad(I64, EB.CreateConstGEP1_64(I64, In.State, 1), "memcoro.run");
   // A decision with budget left is the controller's RUN phase: its windows
   // need no measuring.
-  EB.CreateCondBr(EB.CreateAnd(EB.CreateICmpNE(Run, EB.getInt64(0)), EB.CreateICmpNE(Budget, EB.getInt64(0))),
+  EB.CreateCondBr(EB.CreateAnd(EB.CreateICmpNE(Run, EB.getInt64(0)), EB.CreateICmpNE(In.Budget, EB.getInt64(0))),
                   Decided, Begin);
   IRBuilder<> DB(Decided);
   DB.SetCurrentDebugLocation(Loc);
@@ -298,23 +286,42 @@ void SwitchWiring::wire(Copy &Plain, Copy &Prefetching, LoopInfo &LI) {
   DB.CreateBr(Pick);
   IRBuilder<> BB(Begin);
   BB.SetCurrentDebugLocation(Loc);
-  Value *Decision = BB.CreateCall(BeginFn, {State, BB.getInt32(Flags)});
+  Value *Decision = BB.CreateCall(BeginFn, {In.State, BB.getInt32(Flags)});
   Value *FirstWindow = BB.CreateBinaryIntrinsic(Intrinsic::umax, BB.CreateLShr(Decision, 8), BB.getInt64(1));
   Value *FirstN = BB.CreateAnd(Decision, 255);
   Value *Start = BB.CreateCall(Cycles, {}, "memcoro.t0");
   BB.CreateBr(Pick);
   IRBuilder<> PB(Pick);
   PB.SetCurrentDebugLocation(Loc);
-  PickLeft = PB.CreatePHI(I64, 2, "memcoro.window.first");
-  PickT0 = PB.CreatePHI(I64, 2, "memcoro.window.t0");
-  PickN = PB.CreatePHI(I64, 2, "memcoro.window.n");
-  PickLeft->addIncoming(Budget, Decided);
-  PickT0->addIncoming(PB.getInt64(0), Decided);
-  PickN->addIncoming(DecidedN, Decided);
-  PickLeft->addIncoming(FirstWindow, Begin);
-  PickT0->addIncoming(Start, Begin);
-  PickN->addIncoming(FirstN, Begin);
-  PB.CreateCondBr(PB.CreateICmpEQ(PickN, PB.getInt64(0)), Plain.Header, Prefetching.Header);
+  In.Window = PB.CreatePHI(I64, 3, "memcoro.window.first");
+  In.T0 = PB.CreatePHI(I64, 3, "memcoro.window.t0");
+  In.Which = PB.CreatePHI(I64, 3, "memcoro.window.n");
+  In.Window->addIncoming(In.Budget, Decided);
+  In.T0->addIncoming(PB.getInt64(0), Decided);
+  In.Which->addIncoming(DecidedN, Decided);
+  In.Window->addIncoming(FirstWindow, Begin);
+  In.T0->addIncoming(Start, Begin);
+  In.Which->addIncoming(FirstN, Begin);
+  return In;
+}
+
+FunctionCallee memcoro::switchNextFunction(Module &M) {
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  return M.getOrInsertFunction("__memcoro_switch_next", I64, PointerType::get(M.getContext(), 0), I64, I64);
+}
+
+void SwitchWiring::wire(LoopCopy &Plain, LoopCopy &Prefetching, LoopInfo &LI) {
+  DebugLoc Loc = L.getStartLoc();
+  FunctionCallee NextFn = switchNextFunction(M);
+  Function *Cycles = Intrinsic::getDeclaration(&M, Intrinsic::readcyclecounter);
+  BasicBlock *First = Prefetching.Header;
+  In = buildSwitchEntry(Preheader, First, Flags, Loc);
+  BasicBlock *Pick = In.Pick;
+  Value *State = In.State, *Budget = In.Budget;
+  auto *Switch = BasicBlock::Create(Ctx, "memcoro.prefetch.switch", &F, First);
+  IRBuilder<> PB(Pick);
+  PB.SetCurrentDebugLocation(Loc);
+  PB.CreateCondBr(PB.CreateICmpEQ(In.Which, PB.getInt64(0)), Plain.Header, Prefetching.Header);
 
   // switch: the window has ended between two iterations; report it, take the
   // next, and go on in the copy it names with the header phis' values.
@@ -335,12 +342,12 @@ void SwitchWiring::wire(Copy &Plain, Copy &Prefetching, LoopInfo &LI) {
   NextT0 = SB.CreateCall(Cycles, {}, "memcoro.t0");
   SB.CreateCondBr(SB.CreateICmpEQ(SB.CreateAnd(Next, 255), SB.getInt64(0)), Plain.Header, Prefetching.Header);
 
-  for (Copy *C : {&Plain, &Prefetching}) {
+  for (LoopCopy *C : {&Plain, &Prefetching}) {
     addCounters(*C, Pick, Switch);
     for (auto [Phi, Switched] : zip(C->Phis, Carried))
       Phi->addIncoming(Switched, Switch);
   }
-  for (Copy *C : {&Plain, &Prefetching}) {
+  for (LoopCopy *C : {&Plain, &Prefetching}) {
     BasicBlock *Back = countDown(*C, Switch);
     for (auto [Switched, V] : zip(Carried, C->Next))
       Switched->addIncoming(V, Back);
@@ -386,12 +393,15 @@ void memcoro::emitPrefetchSwitch(const SplitAnalyses &A, const LoopPlan &Plan, O
   bool Dedicated = Exit && all_of(predecessors(Exit), [&](BasicBlock *P) { return L.contains(P); });
   // A gather's window counter and switch cost more than its prefetches: NPB
   // IS's key histogram ran at 0.70x serial switched, 1.15-1.2x prefetching
-  // alone (docs/bench.md, "Cost model").
+  // alone (docs/bench.md, "Cost model"). Windows that are ranges of
+  // iterations cost nothing per iteration (PrefetchSwitchRanges.cpp).
   bool Gathers = Plan.PrefetchAheadWhy == PrefetchAheadReason::Gathers;
-  if (!Adapting || Gathers || PrefetchSwitchMode == SwitchMode::Off || !Preheader || !Latch || !Dedicated) {
+  bool Switchable = Adapting && PrefetchSwitchMode != SwitchMode::Off && Preheader && Latch && Dedicated;
+  std::unique_ptr<RangeWindows> Ranges = Switchable ? RangeWindows::plan(A, L) : nullptr;
+  if (!Switchable || (Gathers && !Ranges)) {
     LLVM_DEBUG(dbgs() << "memcoro-split: no run-time switch for loop " << L.getHeader()->getName()
                       << (!Adapting ? ": run-time adaptation is off\n"
-                          : Gathers   ? ": independent gathers, whose prefetches cost less than the switch\n"
+                          : Gathers   ? ": independent gathers, whose prefetches cost less than counting work\n"
                                       : ": not one preheader, one latch and one dedicated exit\n"));
     emitPrefetchAhead(A, Plan, ORE);
     return;
@@ -399,16 +409,22 @@ void memcoro::emitPrefetchSwitch(const SplitAnalyses &A, const LoopPlan &Plan, O
   // Rows prefetched across (PrefetchEdges.cpp) are a few elements each, and
   // the counter's six volatile accesses a row ran NPB CG's product on cached
   // rows at 0.91x with the loop as written chosen: windows count rows there.
-  AllocaInst *Work = Plan.Edges ? nullptr : countInnerTrips(A, L);
-  Copy Plain = clonePlainLoop(L, Exit);
+  AllocaInst *Work = Ranges || Plan.Edges ? nullptr : countInnerTrips(A, L);
+  LoopCopy Plain = clonePlainLoop(L, Exit);
   // The prefetches go in after the copy, and may split the latch: its
   // values are taken before.
-  Copy Prefetching = copyOf(L.getHeader(), Latch);
+  LoopCopy Prefetching = copyOf(L.getHeader(), Latch);
   emitPrefetchAhead(A, Plan, ORE);
   Prefetching.Latch = L.getLoopLatch();
-  // A loop the core already overlaps has no phases that favour the prefetches.
-  SwitchWiring(L, Preheader, Exit, Work, Plan.PrefetchAheadWhy == PrefetchAheadReason::Overlapped)
-      .wire(Plain, Prefetching, A.LI);
+  // A loop the core already overlaps has no phases that favour the
+  // prefetches; nor has a flat loop, every window of which does the same
+  // work (a gather at 1 MiB: its prefetches 1.3x slower, which would pass).
+  unsigned Flags = Plan.PrefetchAheadWhy == PrefetchAheadReason::Overlapped ? SwitchOverlapped : 0;
+  if (Ranges)
+    Ranges->wire(Plain, Prefetching, Flags | SwitchFlat);
+  else
+    SwitchWiring(L, Preheader, Exit, Work, Flags).wire(Plain, Prefetching, A.LI);
+  A.SE.forgetLoop(&L);
   ++NumPrefetchSwitches;
   ORE.emit([&] {
     return OptimizationRemark(RemarkPass, "PrefetchSwitch", L.getStartLoc(), L.getHeader())

@@ -538,9 +538,10 @@ bool planPrefetchEdges(const SplitAnalyses &A, LoopPlan &Plan);
 void emitPrefetchEdges(const SplitAnalyses &A, const LoopPlan &Plan, llvm::OptimizationRemarkEmitter &ORE);
 void printPrefetchEdges(const EdgePrefetch &E, llvm::raw_ostream &OS);
 /// OutlineSerialCopy.cpp: marks \p Entry as where an adapting loop's serial
-/// copy begins; outlineSerialCopies then moves every marked copy of \p F into
-/// a function of its own. Returns whether it moved one.
-void markSerialCopyEntry(llvm::BasicBlock &Entry);
+/// copy (or a switched loop's copy) begins; outlineSerialCopies then moves
+/// every marked copy of \p F into a function of its own, named with the
+/// function's name and \p Suffix. Returns whether it moved one.
+void markSerialCopyEntry(llvm::BasicBlock &Entry, llvm::StringRef Suffix = "memcoro.serial");
 bool outlineSerialCopies(llvm::Function &F);
 /// PrefetchSwitch.cpp: emitPrefetchAhead, and under run-time adaptation
 /// (\p Adapting) a copy of the loop as written beside it, the two switched

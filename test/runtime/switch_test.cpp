@@ -112,6 +112,20 @@ TEST(Switch, OverlappedLoopsKeepTheLoopAsWrittenUnlessClearlySlower) {
   EXPECT_GT(far.units[1], 20 * far.units[0]);
 }
 
+TEST(Switch, FlatLoopsRunTheFasterCopy) {
+  // A gather at 1 MiB: its prefetching loop costs a third more, which a
+  // loop with phases keeps (SlightlySlowerPrefetchesAreKept); every window
+  // of a flat loop does the same work, so the loop as written runs. A
+  // tie keeps the prefetches (alternate windows understate them), and a
+  // tenth faster is enough for them.
+  Tally cached = simulate(MEMCORO_SWITCH_FLAT, 100000, 40, [](int copy, uint64_t) { return copy ? 130 : 100; });
+  EXPECT_GT(cached.units[0], 20 * cached.units[1]);
+  Tally tie = simulate(MEMCORO_SWITCH_FLAT, 100000, 40, [](int copy, uint64_t) { return copy ? 102 : 100; });
+  EXPECT_GT(tie.units[1], 20 * tie.units[0]);
+  Tally far = simulate(MEMCORO_SWITCH_FLAT, 100000, 40, [](int copy, uint64_t) { return copy ? 90 : 100; });
+  EXPECT_GT(far.units[1], 20 * far.units[0]);
+}
+
 TEST(Switch, ForcedDecisionsHoldAfterTheMeasurements) {
   Tally plain = simulate(MEMCORO_SWITCH_FORCE_PLAIN, 100000, 40, [](int copy, uint64_t) { return copy ? 50 : 150; });
   EXPECT_GT(plain.units[0], 10 * plain.units[1]);
