@@ -414,7 +414,10 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     Changed = true;
     FAM.invalidate(F, PreservedAnalyses::none());
   }
-  // After every loop: extraction changes the function under the loops' plans.
+  // After every loop: the serial copies' prefetches are planned with
+  // analyses of the function as lowered, and extraction changes the
+  // function under the loops' plans.
+  Changed |= prefetchSerialCopies(F, FAM);
   outlineSerialCopies(F);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

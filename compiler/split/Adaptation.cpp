@@ -58,6 +58,7 @@
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
 #include "NestedCalls.h"
+#include "RemoteAccesses.h"
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -135,7 +136,7 @@ public:
       : Plan(Plan), L(Plan.L), F(A.F), Ctx(F.getContext()), I64(Type::getInt64Ty(Ctx)), Sample(Sample),
         ChooseN(ChooseN) {
     if (Sample)
-      cloneSerialLoop();
+      cloneSerialLoop(A);
   }
 
   unsigned slotCount() const override {
@@ -163,7 +164,7 @@ public:
   void finish(BasicBlock *Sched, BasicBlock *Done) override;
 
 private:
-  void cloneSerialLoop();
+  void cloneSerialLoop(const SplitAnalyses &A);
   Value *stateAddress(IRBuilder<> &B);
 
   const LoopPlan &Plan;
@@ -222,7 +223,7 @@ static void twinStackObject(AllocaInst &Alloca, const Loop &L, ValueToValueMapTy
   }
 }
 
-void WindowLoop::cloneSerialLoop() {
+void WindowLoop::cloneSerialLoop(const SplitAnalyses &A) {
   ValueToValueMapTy VMap;
   SmallVector<BasicBlock *, 16> Clones;
   for (BasicBlock *BB : L.blocks()) {
@@ -254,6 +255,18 @@ void WindowLoop::cloneSerialLoop() {
   // A serial loop runs its ordered regions in order by itself.
   for (CallInst *Marker : getOrderedMarkers(L))
     cast<Instruction>(VMap[Marker])->eraseFromParent();
+  // A ring's copy runs while the coroutines measure no faster, and then
+  // prefetches its gathers ahead (PrefetchSerialCopy.cpp). The AMU's far
+  // memory is not reached through the cache.
+  const auto *Remote = A.RAI.lookup(&L);
+  if (Plan.Style == Dispatch::Ring && Remote &&
+      none_of(*Remote, [](const RemoteAccess &RA) { return RA.Reason == RemoteReason::AddressSpace; })) {
+    SmallVector<Instruction *, 8> Copies;
+    for (const RemoteAccess &RA : *Remote)
+      if (auto *Copy = dyn_cast_or_null<Instruction>(static_cast<Value *>(VMap.lookup(RA.Access))))
+        Copies.push_back(Copy);
+    markSerialCopyForPrefetch(*CloneHeader, Copies);
+  }
   // The copy is an ordinary loop: memcoro's properties go (it would be marked
   // again otherwise), and so does the unrolling memcoro-mark turned off.
   for (BasicBlock *Clone : Clones)

@@ -42,6 +42,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/PassManager.h"
 
 #include <memory>
 #include <optional>
@@ -243,7 +244,7 @@ inline constexpr int64_t LineBytes = 64;
 /// with the rest of a longer one.
 inline constexpr int64_t MaxRowLines = 8;
 /// Why the planner kept a loop in serial order with prefetches ahead.
-enum class PrefetchAheadReason { Turns, Overlapped, Gathers, NotInterleavable };
+enum class PrefetchAheadReason { Turns, Overlapped, Gathers, NotInterleavable, SerialCopy };
 
 /// An inner loop whose rows [Start, End) tile one stream (CSR rows), its
 /// remote accesses prefetched Elements ahead along the stream, from the
@@ -543,6 +544,17 @@ void printPrefetchEdges(const EdgePrefetch &E, llvm::raw_ostream &OS);
 /// function's name and \p Suffix. Returns whether it moved one.
 void markSerialCopyEntry(llvm::BasicBlock &Entry, llvm::StringRef Suffix = "memcoro.serial");
 bool outlineSerialCopies(llvm::Function &F);
+/// PrefetchAhead.cpp: prefetches ahead, in \p L (an unmarked loop: an
+/// adapting loop's serial copy), the accesses of \p Remote whose addresses
+/// come from an affine sequence. Returns whether there was one.
+bool prefetchAheadInOrder(const SplitAnalyses &A, llvm::Loop &L, llvm::ArrayRef<llvm::Instruction *> Remote,
+                          llvm::OptimizationRemarkEmitter &ORE);
+/// PrefetchSerialCopy.cpp: marks the serial copy an adapting loop keeps
+/// (its header, and the copies of its remote accesses \p Remote) for
+/// prefetchSerialCopies, which prefetches every marked copy of \p F ahead
+/// once all its loops are done. Returns whether it changed \p F.
+void markSerialCopyForPrefetch(llvm::BasicBlock &Header, llvm::ArrayRef<llvm::Instruction *> Remote);
+bool prefetchSerialCopies(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 /// PrefetchSwitch.cpp: emitPrefetchAhead, and under run-time adaptation
 /// (\p Adapting) a copy of the loop as written beside it, the two switched
 /// between windows of iterations by the measured cycles.

@@ -51,10 +51,11 @@ static cl::opt<unsigned> DefaultParallelism(
     cl::desc("Iterations in flight when the pragma gives no parallel(N)"));
 
 LoopPlan::LoopPlan(Loop &L) : L(L) {
-  auto Marked = getMarkedParallelism(L);
-  assert(Marked && "only marked loops are planned");
-  ParallelismChosen = *Marked == 0;
-  Parallelism = std::max(1u, ParallelismChosen ? DefaultParallelism.getValue() : *Marked);
+  // An unmarked loop is planned only to be prefetched in order (an adapting
+  // loop's serial copy, PrefetchSerialCopy.cpp): it has no N.
+  unsigned Marked = getMarkedParallelism(L).value_or(0);
+  ParallelismChosen = Marked == 0;
+  Parallelism = std::max(1u, ParallelismChosen ? DefaultParallelism.getValue() : Marked);
 }
 
 DebugLoc memcoro::remarkLocation(const Instruction *I, const Loop &L) {

@@ -2,7 +2,9 @@
 // union_find_cas: asynchronous union-find over an edge list, find halving the path with plain stores, unite
 // hooking the larger root under the smaller with a compare-and-swap retried from the roots found again. The
 // retry is no spin lock (split/CallsInPlace.cpp): the loop interleaves. Each vertex's label, the smallest
-// vertex of its component, is the serial one whatever the order.
+// vertex of its component, is the serial one whatever the order. Adapting, the ring's serial copy prefetches
+// parent[eu[e + D]] ahead (split/PrefetchSerialCopy.cpp): the edge arrays end where an inaccessible page
+// begins, so a read ahead past their end faults.
 #include "common.h"
 static inline uint32_t find(uint32_t *parent, uint32_t x) {
   while (parent[x] != x) {
@@ -14,8 +16,8 @@ static inline uint32_t find(uint32_t *parent, uint32_t x) {
 int main(int argc, char **argv) {
   int m = diff_trips(argc, argv);
   enum { V = 512 };
-  uint32_t *parent = diff_alloc(sizeof *parent * V), *eu = diff_alloc(sizeof *eu * (m + 1)),
-           *ev = diff_alloc(sizeof *ev * (m + 1));
+  uint32_t *parent = diff_alloc(sizeof *parent * V), *eu = diff_before_guard((size_t)m, sizeof *eu),
+           *ev = diff_before_guard((size_t)m, sizeof *ev);
   for (uint32_t v = 0; v < V; v++) parent[v] = v;
   for (int e = 0; e < m; e++) {
     eu[e] = (uint32_t)(diff_rand() % V);
