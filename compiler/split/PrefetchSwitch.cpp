@@ -410,6 +410,12 @@ void memcoro::emitPrefetchSwitch(const SplitAnalyses &A, const LoopPlan &Plan, O
   // the counter's six volatile accesses a row ran NPB CG's product on cached
   // rows at 0.91x with the loop as written chosen: windows count rows there.
   AllocaInst *Work = Ranges || Plan.Edges ? nullptr : countInnerTrips(A, L);
+  // Every value the loop gives the code after it must pass through the
+  // exit's phis, which the copy as written joins: an adapting loop's serial
+  // copy is not in LCSSA form (its reduction also feeds the window loop
+  // around it), and switched without this it lost the windows the copy as
+  // written ran (test/diff/list_walk.c's total).
+  formLCSSARecursively(L, A.DT, &A.LI, &A.SE);
   LoopCopy Plain = clonePlainLoop(L, Exit);
   // The prefetches go in after the copy, and may split the latch: its
   // values are taken before.
@@ -418,13 +424,21 @@ void memcoro::emitPrefetchSwitch(const SplitAnalyses &A, const LoopPlan &Plan, O
   Prefetching.Latch = L.getLoopLatch();
   // A loop the core already overlaps has no phases that favour the
   // prefetches; nor has a flat loop, every window of which does the same
-  // work (a gather at 1 MiB: its prefetches 1.3x slower, which would pass).
+  // work (a gather at 1 MiB: its prefetches 1.3x slower, which would pass),
+  // nor a serial copy, which runs only the windows adaptation gives it (a
+  // hash chain's in the L2: its prefetches 1.3x slower).
+  bool SerialCopy = Plan.PrefetchAheadWhy == PrefetchAheadReason::SerialCopy;
   unsigned Flags = Plan.PrefetchAheadWhy == PrefetchAheadReason::Overlapped ? SwitchOverlapped : 0;
+  if (Ranges || SerialCopy)
+    Flags |= SwitchFlat;
+  // A serial copy moves into a function of its own as a whole.
   if (Ranges)
-    Ranges->wire(Plain, Prefetching, Flags | SwitchFlat);
+    Ranges->wire(Plain, Prefetching, Flags, /*OutlineCopies=*/!SerialCopy);
   else
     SwitchWiring(L, Preheader, Exit, Work, Flags).wire(Plain, Prefetching, A.LI);
   A.SE.forgetLoop(&L);
+  if (SerialCopy)
+    return;
   ++NumPrefetchSwitches;
   ORE.emit([&] {
     return OptimizationRemark(RemarkPass, "PrefetchSwitch", L.getStartLoc(), L.getHeader())

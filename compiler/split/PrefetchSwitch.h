@@ -68,7 +68,8 @@ public:
   static std::unique_ptr<RangeWindows> plan(const SplitAnalyses &A, llvm::Loop &L);
   /// Wires the two copies (the loop as written, the prefetching loop) to
   /// run windows of the controller's lengths, one after the other.
-  void wire(LoopCopy &Plain, LoopCopy &Prefetching, unsigned Flags);
+  /// With \p OutlineCopies each copy runs in a function of its own.
+  void wire(LoopCopy &Plain, LoopCopy &Prefetching, unsigned Flags, bool OutlineCopies);
 
 private:
   RangeWindows(llvm::Loop &L, llvm::Value *TripCount, unsigned IV, llvm::Value *IVStart, llvm::Value *IVStep)

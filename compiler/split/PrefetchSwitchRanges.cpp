@@ -105,7 +105,7 @@ void RangeWindows::endAt(LoopCopy &C, Value *End, BasicBlock *Switch) {
   RecursivelyDeleteTriviallyDeadInstructions(Test);
 }
 
-void RangeWindows::wire(LoopCopy &Plain, LoopCopy &Prefetching, unsigned Flags) {
+void RangeWindows::wire(LoopCopy &Plain, LoopCopy &Prefetching, unsigned Flags, bool OutlineCopies) {
   Function &F = *L.getHeader()->getParent();
   LLVMContext &Ctx = F.getContext();
   Module &M = *F.getParent();
@@ -215,6 +215,8 @@ void RangeWindows::wire(LoopCopy &Plain, LoopCopy &Prefetching, unsigned Flags) 
   // Beside the windows' bookkeeping the copies reloaded their arrays from
   // the stack every iteration: COO SpMV's loop as written ran at 0.92x the
   // serial build in place. Each copy runs a window in a function of its own.
-  markSerialCopyEntry(*Plain.Header, "memcoro.plain");
-  markSerialCopyEntry(*Prefetching.Header, "memcoro.prefetching");
+  if (OutlineCopies) {
+    markSerialCopyEntry(*Plain.Header, "memcoro.plain");
+    markSerialCopyEntry(*Prefetching.Header, "memcoro.prefetching");
+  }
 }

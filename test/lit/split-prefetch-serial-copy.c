@@ -1,6 +1,7 @@
 // The serial copy of an adapting ring prefetches its gathers off affine
 // sequences ahead (split/PrefetchSerialCopy.cpp): run-time adaptation runs it
-// while the coroutines measure no faster. A pipeline's serial copy does not
+// while the coroutines measure no faster, and the copy as written stays
+// beside it for data near the core. A pipeline's serial copy does not
 // (its one suspension is a prefetch distance already, and its serial copy
 // runs on data near the core).
 // RUN: %memcoro-cc -O2 -S -emit-llvm -fno-discard-value-names %s -o - | %FileCheck %s
@@ -15,16 +16,22 @@ struct node {
 
 // CHECK-LABEL: define {{.*}} @probe(
 // CHECK: call void @probe.memcoro.serial(
+// The copy is kept twice, as written and prefetching, switched by measured
+// cycles (split/PrefetchSwitch.cpp), by the threshold of a flat loop (32).
 // CHECK-LABEL: define internal void @probe.memcoro.serial(
+// CHECK: call i64 @__memcoro_switch_begin(ptr {{.*}}, i32 32)
 // CHECK: %.ahead = load i32, ptr %memcoro.ahead.ptr
 // CHECK: call void @llvm.prefetch.p0(ptr {{%.*}}, i32 0, i32 3, i32 1)
+// CHECK: if.else.serial.plain:
+// CHECK-NOT: @llvm.prefetch
+// CHECK: ret void
 // CHECK-LABEL: define {{.*}} @gather(
 // CHECK-LABEL: define internal void @gather.memcoro.serial(
 // CHECK-NOT: @llvm.prefetch
 // CHECK: ret void
 
 // REMARK: remark: loop turned into 16 interleaved coroutines: {{[0-9]+}} suspension points, ring dispatch
-// REMARK: remark: the loop's serial windows, which run-time adaptation runs while interleaving is not faster, prefetch 'buckets[...]' 32 iterations ahead, the load at {{.*}}split-prefetch-serial-copy.c:{{[0-9]+}}:{{[0-9]+}} 16 iterations ahead (through 2 loads ahead)
+// REMARK: remark: the loop's serial windows, which run-time adaptation runs while interleaving is not faster, prefetch 'buckets[...]' 32 iterations ahead, the load at {{.*}}split-prefetch-serial-copy.c:{{[0-9]+}}:{{[0-9]+}} 16 iterations ahead (through 2 loads ahead) (switched at run time with the copy as written, which runs where the prefetches measure slower)
 // REMARK: remark: loop turned into 16 interleaved coroutines: 1 suspension point, pipeline dispatch
 // REMARK-NOT: serial windows
 
