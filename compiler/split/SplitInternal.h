@@ -26,6 +26,11 @@
 //                           element stream prefetched ahead across rows
 //   split/OverlappedGathers.cpp which loops of short independent gathers
 //                           the core overlaps: kept in order, prefetched ahead
+//   split/PrefetchSwitch.cpp, split/PrefetchSwitchRanges.cpp the prefetching
+//                           loop and the loop as written, switched at run
+//                           time by windows of work or ranges of iterations
+//   split/PrefetchSerialCopy.cpp an adapting ring's serial copy, prefetched
+//                           ahead (and switched) once the function is lowered
 //   split/SplitCheck.cpp    -memcoro-check: every access reported to the
 //                           checking runtime with its iteration
 //
