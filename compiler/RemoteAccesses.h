@@ -33,6 +33,12 @@ struct RemoteAccess {
   RemoteReason Reason;
 };
 
+/// Whether one of \p Remote is in the AMU's far memory (address space 1),
+/// which is not reached through the cache: a prefetch does not bring it in.
+inline bool reachesFarMemory(llvm::ArrayRef<RemoteAccess> Remote) {
+  return llvm::any_of(Remote, [](const RemoteAccess &RA) { return RA.Reason == RemoteReason::AddressSpace; });
+}
+
 /// The remote accesses of every marked loop in a function, in program order.
 class RemoteAccessInfo {
 public:

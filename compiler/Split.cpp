@@ -418,7 +418,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
   // analyses of the function as lowered, and extraction changes the
   // function under the loops' plans.
   Changed |= prefetchSerialCopies(F, FAM);
-  outlineSerialCopies(F);
+  Changed |= outlineSerialCopies(F);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -259,8 +259,7 @@ void WindowLoop::cloneSerialLoop(const SplitAnalyses &A) {
   // prefetches its gathers ahead (PrefetchSerialCopy.cpp). The AMU's far
   // memory is not reached through the cache.
   const auto *Remote = A.RAI.lookup(&L);
-  if (Plan.Style == Dispatch::Ring && Remote &&
-      none_of(*Remote, [](const RemoteAccess &RA) { return RA.Reason == RemoteReason::AddressSpace; })) {
+  if (Plan.Style == Dispatch::Ring && Remote && !reachesFarMemory(*Remote)) {
     SmallVector<Instruction *, 8> Copies;
     for (const RemoteAccess &RA : *Remote)
       if (auto *Copy = dyn_cast_or_null<Instruction>(static_cast<Value *>(VMap.lookup(RA.Access))))

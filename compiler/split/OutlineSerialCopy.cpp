@@ -1,10 +1,7 @@
 //===- OutlineSerialCopy.cpp - the serial copy in a function of its own ----===//
 //
 // A step of memcoro-split, run once every marked loop of a function is done
-// (SplitPass::run in Split.cpp). The copies of a switched flat loop
-// (PrefetchSwitchRanges.cpp) are moved the same way, for the same reason
-// (the loop as written of a COO SpMV ran at 0.92x the serial build in place).
-// Run-time adaptation (Adaptation.cpp) keeps a
+// (SplitPass::run in Split.cpp). Run-time adaptation (Adaptation.cpp) keeps a
 // serial copy of an interleaved loop beside its scheduler, and the copy runs
 // whenever the loop's data sits near the core. In one function with the
 // scheduler, the copy shares the register allocator with the slots, the ring
@@ -24,6 +21,11 @@
 // its own (Adaptation.cpp does not mark it): lbm's copy, with its 19-entry
 // cell array, ran at 0.94x the serial build in a function of its own (the
 // array moved with it, 2.6% more instructions) and at 1.0x in place.
+//
+// The two copies of a switched flat loop (PrefetchSwitchRanges.cpp) move the
+// same way, each under its own name, for the same reason: beside the
+// windows' bookkeeping the loop as written of a COO SpMV ran at 0.92x the
+// serial build in place.
 //
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"

@@ -458,7 +458,7 @@ bool memcoro::choosePrefetchAhead(const SplitAnalyses &A, LoopPlan &Plan, const 
     return false;
   const auto *Remote = A.RAI.lookup(&Plan.L);
   // Far memory of the AMU is not reached through the cache.
-  if (!Remote || any_of(*Remote, [](const RemoteAccess &RA) { return RA.Reason == RemoteReason::AddressSpace; }))
+  if (!Remote || reachesFarMemory(*Remote))
     return false;
   bool HeldByTurn = !Why && Plan.WaitsForTurn && any_of(Plan.Ordered, [](const OrderedPoint &P) {
                       return P.What == OrderedPoint::FirstWriterWins;
@@ -696,9 +696,7 @@ bool memcoro::prefetchAheadInOrder(const SplitAnalyses &A, Loop &L, ArrayRef<Ins
   // The copy as written stays beside the prefetching one: on data near the
   // core the prefetches only cost instructions (a hash chain's probe in the
   // L2 ran its serial windows 1.3x slower with them).
-  BasicBlock *Exit = L.getUniqueExitBlock();
-  if (!L.getLoopPreheader() || !L.getLoopLatch() || !Exit ||
-      any_of(predecessors(Exit), [&](BasicBlock *P) { return !L.contains(P); })) {
+  if (!hasSwitchableShape(L)) {
     LLVM_DEBUG(dbgs() << "memcoro-split: no prefetches ahead in the serial copy " << L.getHeader()->getName()
                       << ": it cannot be switched with itself as written\n");
     return false;

@@ -92,9 +92,9 @@ bool memcoro::prefetchSerialCopies(Function &F, FunctionAnalysisManager &FAM) {
   bool Changed = false;
   for (BasicBlock *Header : Headers) {
     Loop *Copy = LI.getLoopFor(Header);
-    if (!Copy || Copy->getHeader() != Header || !Copy->getLoopPreheader()) {
+    if (!Copy || Copy->getHeader() != Header) {
       LLVM_DEBUG(dbgs() << "memcoro-split: the serial copy at " << Header->getName()
-                        << " is not a loop in simplified form: no prefetches ahead\n");
+                        << " is no longer a loop's header: no prefetches ahead\n");
       continue;
     }
     SmallVector<Instruction *, 8> Remote;

@@ -305,19 +305,46 @@ SwitchEntry memcoro::buildSwitchEntry(BasicBlock *Preheader, BasicBlock *First, 
   return In;
 }
 
-FunctionCallee memcoro::switchNextFunction(Module &M) {
+static FunctionCallee switchNextFunction(Module &M) {
   Type *I64 = Type::getInt64Ty(M.getContext());
   return M.getOrInsertFunction("__memcoro_switch_next", I64, PointerType::get(M.getContext(), 0), I64, I64);
 }
 
+SwitchDecision memcoro::reportWindow(IRBuilder<> &B, Value *State, Value *Ran, Value *T0) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Function *Cycles = Intrinsic::getDeclaration(&M, Intrinsic::readcyclecounter);
+  Value *Now = B.CreateCall(Cycles, {});
+  // An unmeasured window's cycles are not read: the controller only counts
+  // its work off the budget.
+  Value *Spent = B.CreateSelect(B.CreateICmpEQ(T0, B.getInt64(0)), B.getInt64(0), B.CreateSub(Now, T0));
+  Value *Next = B.CreateCall(switchNextFunction(M), {State, Ran, Spent});
+  SwitchDecision D;
+  D.Window = B.CreateBinaryIntrinsic(Intrinsic::umax, B.CreateLShr(Next, 8), B.getInt64(1));
+  D.T0 = B.CreateCall(Cycles, {}, "memcoro.t0");
+  D.Which = B.CreateAnd(Next, 255);
+  return D;
+}
+
+void memcoro::reportLastWindow(const SwitchEntry &In, Value *Ran, Value *T0, BasicBlock *Measured,
+                               BasicBlock *Unmeasured, BasicBlock *Then, DebugLoc Loc) {
+  Module &M = *Measured->getModule();
+  IRBuilder<> MB(Measured);
+  MB.SetCurrentDebugLocation(Loc);
+  Function *Cycles = Intrinsic::getDeclaration(&M, Intrinsic::readcyclecounter);
+  MB.CreateCall(switchNextFunction(M), {In.State, Ran, MB.CreateSub(MB.CreateCall(Cycles, {}), T0)});
+  MB.CreateBr(Then);
+  IRBuilder<> UB(Unmeasured);
+  UB.SetCurrentDebugLocation(Loc);
+  // The window was the budget; its last iteration may have gone past it.
+  UB.CreateStore(UB.CreateSub(In.Budget, UB.CreateBinaryIntrinsic(Intrinsic::umin, Ran, In.Budget)), In.State);
+  UB.CreateBr(Then);
+}
+
 void SwitchWiring::wire(LoopCopy &Plain, LoopCopy &Prefetching, LoopInfo &LI) {
   DebugLoc Loc = L.getStartLoc();
-  FunctionCallee NextFn = switchNextFunction(M);
-  Function *Cycles = Intrinsic::getDeclaration(&M, Intrinsic::readcyclecounter);
   BasicBlock *First = Prefetching.Header;
   In = buildSwitchEntry(Preheader, First, Flags, Loc);
   BasicBlock *Pick = In.Pick;
-  Value *State = In.State, *Budget = In.Budget;
   auto *Switch = BasicBlock::Create(Ctx, "memcoro.prefetch.switch", &F, First);
   IRBuilder<> PB(Pick);
   PB.SetCurrentDebugLocation(Loc);
@@ -332,15 +359,10 @@ void SwitchWiring::wire(LoopCopy &Plain, LoopCopy &Prefetching, LoopInfo &LI) {
   SmallVector<PHINode *, 4> Carried;
   for (PHINode *Phi : Prefetching.Phis)
     Carried.push_back(SB.CreatePHI(Phi->getType(), 2, Phi->getName() + ".switched"));
-  Value *Now = SB.CreateCall(Cycles, {});
-  // An unmeasured window's cycles are not read: the controller only counts
-  // its work off the budget.
-  Value *Spent = SB.CreateSelect(SB.CreateICmpEQ(SwitchT0, SB.getInt64(0)), SB.getInt64(0),
-                                 SB.CreateSub(Now, SwitchT0));
-  Value *Next = SB.CreateCall(NextFn, {State, SwitchWindow, Spent});
-  NextWindow = SB.CreateBinaryIntrinsic(Intrinsic::umax, SB.CreateLShr(Next, 8), SB.getInt64(1));
-  NextT0 = SB.CreateCall(Cycles, {}, "memcoro.t0");
-  SB.CreateCondBr(SB.CreateICmpEQ(SB.CreateAnd(Next, 255), SB.getInt64(0)), Plain.Header, Prefetching.Header);
+  SwitchDecision Next = reportWindow(SB, In.State, SwitchWindow, SwitchT0);
+  NextWindow = Next.Window;
+  NextT0 = Next.T0;
+  SB.CreateCondBr(SB.CreateICmpEQ(Next.Which, SB.getInt64(0)), Plain.Header, Prefetching.Header);
 
   for (LoopCopy *C : {&Plain, &Prefetching}) {
     addCounters(*C, Pick, Switch);
@@ -375,28 +397,25 @@ void SwitchWiring::wire(LoopCopy &Plain, LoopCopy &Prefetching, LoopInfo &LI) {
   }
   Value *Ran = XB.CreateAdd(XB.CreateSub(Window, Left), iterationWork(XB, /*Clear=*/false), "memcoro.window.ran.out");
   XB.CreateCondBr(XB.CreateICmpEQ(T0, XB.getInt64(0)), Unmeasured, Measured);
-  IRBuilder<> MB(Measured);
-  MB.SetCurrentDebugLocation(Loc);
-  MB.CreateCall(NextFn, {State, Ran, MB.CreateSub(MB.CreateCall(Cycles, {}), T0)});
-  MB.CreateBr(Rest);
-  IRBuilder<> UB(Unmeasured);
-  UB.SetCurrentDebugLocation(Loc);
-  // The window was the budget; its last iteration may have gone past it.
-  UB.CreateStore(UB.CreateSub(Budget, UB.CreateBinaryIntrinsic(Intrinsic::umin, Ran, Budget)), State);
-  UB.CreateBr(Rest);
+  reportLastWindow(In, Ran, T0, Measured, Unmeasured, Rest, Loc);
+}
+
+bool memcoro::hasSwitchableShape(const Loop &L) {
+  BasicBlock *Exit = L.getUniqueExitBlock();
+  return L.getLoopPreheader() && L.getLoopLatch() && Exit &&
+         all_of(predecessors(Exit), [&](BasicBlock *P) { return L.contains(P); });
 }
 
 void memcoro::emitPrefetchSwitch(const SplitAnalyses &A, const LoopPlan &Plan, OptimizationRemarkEmitter &ORE,
                                  bool Adapting) {
   Loop &L = Plan.L;
   BasicBlock *Preheader = L.getLoopPreheader(), *Latch = L.getLoopLatch(), *Exit = L.getUniqueExitBlock();
-  bool Dedicated = Exit && all_of(predecessors(Exit), [&](BasicBlock *P) { return L.contains(P); });
   // A gather's window counter and switch cost more than its prefetches: NPB
   // IS's key histogram ran at 0.70x serial switched, 1.15-1.2x prefetching
   // alone (docs/bench.md, "Cost model"). Windows that are ranges of
   // iterations cost nothing per iteration (PrefetchSwitchRanges.cpp).
   bool Gathers = Plan.PrefetchAheadWhy == PrefetchAheadReason::Gathers;
-  bool Switchable = Adapting && PrefetchSwitchMode != SwitchMode::Off && Preheader && Latch && Dedicated;
+  bool Switchable = Adapting && PrefetchSwitchMode != SwitchMode::Off && hasSwitchableShape(L);
   std::unique_ptr<RangeWindows> Ranges = Switchable ? RangeWindows::plan(A, L) : nullptr;
   if (!Switchable || (Gathers && !Ranges)) {
     LLVM_DEBUG(dbgs() << "memcoro-split: no run-time switch for loop " << L.getHeader()->getName()

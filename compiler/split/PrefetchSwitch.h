@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/IRBuilder.h"
 
 #include <memory>
 
@@ -57,7 +58,19 @@ struct SwitchEntry {
 };
 SwitchEntry buildSwitchEntry(llvm::BasicBlock *Preheader, llvm::BasicBlock *First, unsigned Flags,
                              llvm::DebugLoc Loc);
-llvm::FunctionCallee switchNextFunction(llvm::Module &M);
+/// What the controller says after a window: the next one's length, the
+/// cycle counter at its start, and which copy runs it.
+struct SwitchDecision {
+  llvm::Value *Window = nullptr, *T0 = nullptr, *Which = nullptr;
+};
+/// At \p B, between two windows: reports the one that ran \p Ran units
+/// since \p T0 (0: unmeasured, only its work counts) and asks for the next.
+SwitchDecision reportWindow(llvm::IRBuilder<> &B, llvm::Value *State, llvm::Value *Ran, llvm::Value *T0);
+/// The loop's last window, reported in \p Measured (a window started at
+/// \p T0), or in \p Unmeasured taken off the decision's budget; both go on
+/// to \p Then.
+void reportLastWindow(const SwitchEntry &In, llvm::Value *Ran, llvm::Value *T0, llvm::BasicBlock *Measured,
+                      llvm::BasicBlock *Unmeasured, llvm::BasicBlock *Then, llvm::DebugLoc Loc);
 
 /// PrefetchSwitchRanges.cpp: windows as ranges of iterations.
 class RangeWindows {

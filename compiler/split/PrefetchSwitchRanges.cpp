@@ -108,12 +108,9 @@ void RangeWindows::endAt(LoopCopy &C, Value *End, BasicBlock *Switch) {
 void RangeWindows::wire(LoopCopy &Plain, LoopCopy &Prefetching, unsigned Flags, bool OutlineCopies) {
   Function &F = *L.getHeader()->getParent();
   LLVMContext &Ctx = F.getContext();
-  Module &M = *F.getParent();
   Type *I64 = Type::getInt64Ty(Ctx);
   DebugLoc Loc = L.getStartLoc();
   BasicBlock *Preheader = L.getLoopPreheader(), *Exit = L.getUniqueExitBlock();
-  FunctionCallee NextFn = switchNextFunction(M);
-  Function *Cycles = Intrinsic::getDeclaration(&M, Intrinsic::readcyclecounter);
   BasicBlock *First = Prefetching.Header;
   SwitchEntry In = buildSwitchEntry(Preheader, First, Flags, Loc);
   auto *Switch = BasicBlock::Create(Ctx, "memcoro.prefetch.switch", &F, First);
@@ -179,16 +176,13 @@ void RangeWindows::wire(LoopCopy &Plain, LoopCopy &Prefetching, unsigned Flags, 
   Value *Ran = SB.CreateSub(Hi, Lo, "memcoro.window.ran");
   SB.CreateCondBr(SB.CreateICmpEQ(Hi, TripCount), Finish, Report);
 
-  // report: the controller's next window. An unmeasured window's cycles are
-  // not read: the controller only counts its work off the budget.
+  // report: the controller's next window.
   IRBuilder<> RB(Report);
   RB.SetCurrentDebugLocation(Loc);
-  Value *Spent = RB.CreateSelect(RB.CreateICmpEQ(In.T0, RB.getInt64(0)), RB.getInt64(0),
-                                 RB.CreateSub(RB.CreateCall(Cycles, {}), In.T0));
-  Value *Next = RB.CreateCall(NextFn, {In.State, Ran, Spent});
-  In.Window->addIncoming(RB.CreateBinaryIntrinsic(Intrinsic::umax, RB.CreateLShr(Next, 8), RB.getInt64(1)), Report);
-  In.Which->addIncoming(RB.CreateAnd(Next, 255), Report);
-  In.T0->addIncoming(RB.CreateCall(Cycles, {}, "memcoro.t0"), Report);
+  SwitchDecision Next = reportWindow(RB, In.State, Ran, In.T0);
+  In.Window->addIncoming(Next.Window, Report);
+  In.Which->addIncoming(Next.Which, Report);
+  In.T0->addIncoming(Next.T0, Report);
   Lo->addIncoming(Hi, Report);
   for (auto [Entry, Out] : zip(Entered, Left))
     Entry->addIncoming(Out, Report);
@@ -198,14 +192,7 @@ void RangeWindows::wire(LoopCopy &Plain, LoopCopy &Prefetching, unsigned Flags, 
   IRBuilder<> FB(Finish);
   FB.SetCurrentDebugLocation(Loc);
   FB.CreateCondBr(FB.CreateICmpEQ(In.T0, FB.getInt64(0)), Unmeasured, Measured);
-  IRBuilder<> MB(Measured);
-  MB.SetCurrentDebugLocation(Loc);
-  MB.CreateCall(NextFn, {In.State, Ran, MB.CreateSub(MB.CreateCall(Cycles, {}), In.T0)});
-  MB.CreateBr(Exit);
-  IRBuilder<> UB(Unmeasured);
-  UB.SetCurrentDebugLocation(Loc);
-  UB.CreateStore(UB.CreateSub(In.Budget, UB.CreateBinaryIntrinsic(Intrinsic::umin, Ran, In.Budget)), In.State);
-  UB.CreateBr(Exit);
+  reportLastWindow(In, Ran, In.T0, Measured, Unmeasured, Exit, Loc);
   for (auto [Phi, Out] : ExitValues) {
     for (BasicBlock *From : {Plain.Latch, Prefetching.Latch})
       Phi->removeIncomingValue(From, /*DeletePHIIfEmpty=*/false);

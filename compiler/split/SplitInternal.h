@@ -560,6 +560,9 @@ bool prefetchAheadInOrder(const SplitAnalyses &A, llvm::Loop &L, llvm::ArrayRef<
 /// once all its loops are done. Returns whether it changed \p F.
 void markSerialCopyForPrefetch(llvm::BasicBlock &Header, llvm::ArrayRef<llvm::Instruction *> Remote);
 bool prefetchSerialCopies(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+/// PrefetchSwitch.cpp: whether \p L can be kept twice and switched: one
+/// preheader, one latch, and one exit block that only the loop reaches.
+bool hasSwitchableShape(const llvm::Loop &L);
 /// PrefetchSwitch.cpp: emitPrefetchAhead, and under run-time adaptation
 /// (\p Adapting) a copy of the loop as written beside it, the two switched
 /// between windows of iterations by the measured cycles.
