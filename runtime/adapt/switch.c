@@ -56,9 +56,10 @@ static void start_check(struct memcoro_switch *s) {
 }
 
 // A flat loop's windows all do the same kind of work (an iteration has no
-// inner loop whose trips differ), so it has no phases to wait out: the loop
-// as written when the prefetching loop measures 5% slower, as a gather at
-// 1 MiB needs (its prefetching loop 1.3x slower than the loop as written).
+// inner loop whose trips differ), so it has no phases to wait out, and an
+// adapting loop's serial copy runs only the windows adaptation gives it: the
+// loop as written when the prefetching loop measures 5% slower, as a gather
+// at 1 MiB needs (its prefetching loop 1.3x slower than the loop as written).
 // Not at a tie: alternate windows understate what the prefetches save, as
 // above. COO SpMV beyond the cache measured 0.96-1.04 in pairs of 2048
 // iterations, 0.93 as whole runs; choosing by the pair, it lost the gain.

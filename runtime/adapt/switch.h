@@ -14,7 +14,7 @@ enum {
   MEMCORO_SWITCH_FORCE_PLAIN = 4,    /* after the measurements, always the loop as written (tests) */
   MEMCORO_SWITCH_FORCE_PREFETCH = 8, /* after the measurements, always the prefetching loop (tests) */
   MEMCORO_SWITCH_OVERLAPPED = 16,          /* the prefetching loop only when it measures 10% faster (switch.c) */
-  MEMCORO_SWITCH_FLAT = 32,                /* a loop without inner loops: the loop as written when 5% faster (switch.c) */
+  MEMCORO_SWITCH_FLAT = 32,                /* no phases (a flat loop, a serial copy): as written when the prefetches are 5% slower */
 };
 
 /* One loop's state on one thread, a zero-initialised thread-local [16 x i64]
