@@ -240,6 +240,13 @@ struct AheadPrefetch {
   /// Lines prefetched from the address on: a row the iteration reads whole
   /// (an embedding row of 64 floats, 4 lines), or just the access's own.
   unsigned Lines = 1;
+  /// For a sequence read only on some paths (`arc->tail` under `if
+  /// (arc->ident > 0)`): an access of every iteration at a constant distance
+  /// from it (`arc->ident`). The read ahead goes after it, bounded by its
+  /// last element and within the page of its element ahead.
+  llvm::Instruction *Guard = nullptr;
+  /// The sequence's address minus the guard's, in bytes.
+  int64_t GuardOffset = 0;
 };
 /// A cache line of the targets memcoro runs on.
 inline constexpr int64_t LineBytes = 64;
