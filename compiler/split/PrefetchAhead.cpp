@@ -28,7 +28,11 @@
 //     it starts (the address is then one the loop reads); else only when it lies
 //     in the page of the element the loop has just read (an x86 page is at
 //     least 4 KiB and mapped as a whole), and while the loop's exit test says
-//     the element is in range;
+//     the element is in range; a sequence read on some paths only
+//     (`arc->tail` under `if (arc->ident > 0)`) is read ahead beside an
+//     access of every iteration a constant distance away (`arc->ident`),
+//     when that access's element ahead is at most its last and the
+//     sequence's element lies in its page;
 //   - a value read ahead is used for a further load (`offsets[...]` on the
 //     way to `adj[offsets[frontier[i + D]]]`) only when its address is one
 //     the loop reads and alias analysis says the loop does not write what was

@@ -884,6 +884,8 @@ public:
   /// Lays the slot out: the scheduler's \p HeaderFields, then one field per
   /// stored value; the slot array is an alloca of N slots in the entry block.
   void layOutSlots(llvm::ArrayRef<llvm::Type *> HeaderFields);
+  /// The bytes of a slot's fields (the slot may be padded beyond them).
+  unsigned contextBytes() const { return ContextBytes; }
   /// Slots in the array when it is not the plan's N (run-time N sizes it for
   /// the most slots it may use).
   void setSlotCount(unsigned N) { SlotCount = N; }
@@ -955,6 +957,7 @@ private:
   /// The stores that save a value at a suspension, with the slot field.
   llvm::SmallVector<std::pair<llvm::StoreInst *, unsigned>, 16> SaveStores;
   unsigned HeaderFieldCount = 0;
+  unsigned ContextBytes = 0;
   unsigned SlotCount = 0;
   llvm::StructType *SlotTy = nullptr;
   llvm::ArrayType *SlotArrayTy = nullptr;

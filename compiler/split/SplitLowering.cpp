@@ -498,7 +498,7 @@ LoweredLoop CoroutineLowering::run() {
   NumSavedValues += Frame.savedCount();
   NumCoalesced += Plan.Coalesced;
   ++NumLoopsSplit;
-  return {unsigned(A.DL.getTypeAllocSize(Frame.slotType())), Frame.savedCount()};
+  return {Frame.contextBytes(), Frame.savedCount()};
 }
 
 /// The serial loop's select on a far value (binary search: base[half] < key ?
