@@ -50,7 +50,8 @@ struct memcoro_adapt {
   uint32_t best;     /* the n interleaving runs at */
   uint32_t trial;    /* the n being measured */
   uint32_t start;    /* the n the hill climb started from */
-  uint16_t serial;   /* the decision: 1 serial, 0 interleaved */
+  uint8_t serial;    /* the decision: 1 serial, 0 interleaved */
+  uint8_t flat;      /* the climb's steps down since its last better one */
   uint8_t jumped;    /* the check under way has tried the foot of the ladder */
   uint8_t foot_wait; /* checks to go before the foot is tried again */
   uint64_t iters, cycles; /* of the measurement under way */

@@ -88,6 +88,38 @@ TEST(Adapt, FarDataInterleavesAtTheBestN) {
   EXPECT_LT(r.serial * 100, (r.serial + r.interleaved) * 1) << "serial samples under 1% of the iterations";
 }
 
+// ptrchase at 1 MiB: the curve is flat from 64 to 48 and falls below
+// (32 3%, 16 10% under 64, 12 above 16). A descent that stopped at the flat
+// step ran at 0.87x of n = 16; one flat step is passed, two end it.
+TEST(Adapt, ADescentPassesOneFlatStep) {
+  memcoro_adapt s = {};
+  Cost cost = [](uint32_t n) -> uint64_t {
+    switch (n) {
+    case 0:
+      return 4000;
+    case 64:
+      return 1000;
+    case 48:
+      return 990;
+    case 32:
+      return 965;
+    case 24:
+      return 940;
+    case 16:
+      return 900;
+    default:
+      return 1000;
+    }
+  };
+  Tally r = simulate(Sample | ChooseN, 64, 64, 1 << 20, 4, cost, s);
+  EXPECT_EQ(s.run, 17u) << "decided n = 16";
+  EXPECT_GT(r.at_n[16] * 100, (r.serial + r.interleaved) * 90);
+  // Flat everywhere below 64: two flat steps, then the foot, and no further.
+  memcoro_adapt t = {};
+  Tally f = simulate(Sample | ChooseN, 64, 64, 1 << 20, 4, [](uint32_t n) -> uint64_t { return n ? 1000 : 4000; }, t);
+  EXPECT_EQ(f.at_n[24] + f.at_n[16] + f.at_n[12], 0u) << "no step past the second flat one";
+}
+
 TEST(Adapt, ClimbsUpToTheMostSlots) {
   memcoro_adapt s = {};
   Tally r = simulate(Sample | ChooseN, 32, 64, 1 << 18, 8, [](uint32_t n) { return n ? 2000 / n : 400; }, s);
