@@ -705,53 +705,51 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
   // The guarded reads of one guard and distance share its tests: the end of
   // their block, and the guard's element ahead.
   DenseMap<std::pair<Instruction *, unsigned>, std::pair<Instruction *, llvm::Value *>> Guarded;
+  // Tests go in front of what followed the access they read beside, and
+  // each read ahead behind its tests.
+  auto testsAt = [&](IRBuilder<> &B, Instruction *Beside, const AheadPrefetch &P) {
+    Instruction *&Before = Anchor[Beside];
+    if (!Before)
+      Before = Beside->getNextNode();
+    B.SetInsertPoint(Before);
+    B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
+  };
+  auto branchOn = [&](IRBuilder<> &B, llvm::Value *Cond) {
+    B.SetInsertPoint(SplitBlockAndInsertIfThen(Cond, B.GetInsertPoint(), /*Unreachable=*/false, nullptr, &DTU, &A.LI));
+  };
   for (const AheadPrefetch &P : Prefetches) {
     Loop &Level = *A.LI.getLoopFor(P.Stream->getParent());
     auto &[Value, After] = ReadAhead[{P.Stream, P.Distance}];
+    IRBuilder<> B(P.Stream);
     if (!Value && P.Guard) {
       auto &[End, GuardAhead] = Guarded[{P.Guard, P.Distance}];
       if (!End) {
-        Instruction *&Before = Anchor[P.Guard];
-        if (!Before)
-          Before = P.Guard->getNextNode();
-        IRBuilder<> B(Before);
-        B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
-        GuardAhead = aheadAddress(A, B, getLoadStorePointerOperand(P.Guard), P.Distance);
-        B.SetInsertPoint(SplitBlockAndInsertIfThen(aheadBeforeEnd(A, B, getLoadStorePointerOperand(P.Guard), Level,
-                                                                  GuardAhead),
-                                                   B.GetInsertPoint(), false, nullptr, &DTU, &A.LI));
-        End = SplitBlockAndInsertIfThen(aheadInGuardPage(A, B, GuardAhead, P, Prefetches), B.GetInsertPoint(),
-                                        false, nullptr, &DTU, &A.LI);
+        testsAt(B, P.Guard, P);
+        llvm::Value *GuardPtr = getLoadStorePointerOperand(P.Guard);
+        GuardAhead = aheadAddress(A, B, GuardPtr, P.Distance);
+        branchOn(B, aheadBeforeEnd(A, B, GuardPtr, Level, GuardAhead));
+        branchOn(B, aheadInGuardPage(A, B, GuardAhead, P, Prefetches));
+        End = &*B.GetInsertPoint();
       }
-      IRBuilder<> B(End);
+      B.SetInsertPoint(End);
       B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
       llvm::Value *Addr = B.CreatePtrAdd(GuardAhead, B.getInt64(P.GuardOffset), "memcoro.ahead.ptr");
-      auto *Load = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
-      Value = After = Load;
+      Value = After = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
     }
     if (!Value) {
-      Instruction *&Before = Anchor[P.Stream];
-      if (!Before)
-        Before = P.Stream->getNextNode();
-      IRBuilder<> B(Before);
-      B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
+      testsAt(B, P.Stream, P);
       // The exit test first: on a short edge list it is the only cost.
-      auto branchOn = [&](llvm::Value *Cond) {
-        B.SetInsertPoint(
-            SplitBlockAndInsertIfThen(Cond, B.GetInsertPoint(), /*Unreachable=*/false, nullptr, &DTU, &A.LI));
-      };
       llvm::Value *Addr = aheadAddress(A, B, P.Stream->getPointerOperand(), P.Distance);
       if (P.ClampedToTripCount) {
-        branchOn(aheadBeforeEnd(A, B, P.Stream->getPointerOperand(), Level, Addr));
+        branchOn(B, aheadBeforeEnd(A, B, P.Stream->getPointerOperand(), Level, Addr));
       } else {
         if (llvm::Value *InRange = aheadInRange(B, P.Stream, Level, P.Distance))
-          branchOn(InRange);
-        branchOn(aheadInPage(A, B, P.Stream, P.Distance));
+          branchOn(B, InRange);
+        branchOn(B, aheadInPage(A, B, P.Stream, P.Distance));
       }
-      auto *Load = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
-      Value = After = Load;
+      Value = After = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
     }
-    IRBuilder<> B(After->getNextNode());
+    B.SetInsertPoint(After->getNextNode());
     B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
     AheadChain Chain(A, Level, P.Stream, P.ValueKnown);
     bool Planned = Chain.visit(accessedPointer(*P.Access));
