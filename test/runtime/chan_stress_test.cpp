@@ -166,7 +166,8 @@ std::string name_of(const Config &c) {
          std::to_string(c.capacity);
 }
 
-void stress(const Config &c, uint64_t messages) {
+// `moved`: how many coroutines ran on more than one executor.
+void stress(const Config &c, uint64_t messages, int *moved = nullptr) {
   Run r;
   bool many_senders = c.mode == MEMCORO_CHAN_MPSC || c.mode == MEMCORO_CHAN_MPMC;
   bool many_receivers = c.mode == MEMCORO_CHAN_SPMC || c.mode == MEMCORO_CHAN_MPMC;
@@ -218,8 +219,8 @@ void stress(const Config &c, uint64_t messages) {
   for (uint64_t i = 0; i < total; ++i)
     missing += r.seen[i].load(std::memory_order_relaxed) == 0;
   EXPECT_EQ(missing, 0u) << "messages lost";
-  if (r.compute)
-    EXPECT_GT(r.moved.load(), 0) << "no coroutine ever moved to another executor";
+  if (moved)
+    *moved = r.moved.load();
   memcoro_chan_destroy(r.ch);
 }
 
@@ -250,13 +251,20 @@ TEST_P(ChanStress, CoroutinesMoveEveryMessageExactlyOnceInOrder) {
 // executor of whoever wakes them and to idle ones; fewer messages, since
 // every 8th costs ~2 us of work, but enough (also under sanitizers) that
 // every party runs out of messages or room many times, so moves happen.
+// Whether one does in a given run is up to the operating system's
+// scheduling: under the sanitizers on a loaded 2-core machine a run of 32
+// parties once saw none (CI, 2026-11-29). A configuration runs again, up to
+// five times, until a move is seen; every run's messages are checked.
 TEST_P(ChanStress, MovingCoroutinesMoveEveryMessageExactlyOnceInOrder) {
   const memcoro_chan_mode mode = GetParam();
   std::vector<int> ns = mode == MEMCORO_CHAN_SPSC ? std::vector<int>{1} : std::vector<int>{1, 10, 32};
   for (int n : ns) {
     Config c{mode, n, Where::ComputingCoroutines, 64};
     SCOPED_TRACE(name_of(c));
-    stress(c, std::max<uint64_t>(messages_per_mode() / 50, 50000));
+    int moved = 0;
+    for (int run = 0; run < 5 && moved == 0 && !HasFailure(); ++run)
+      stress(c, std::max<uint64_t>(messages_per_mode() / 50, 50000), &moved);
+    EXPECT_GT(moved, 0) << "no coroutine ever moved to another executor in five runs";
   }
 }
 
