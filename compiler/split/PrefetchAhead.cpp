@@ -587,6 +587,14 @@ Value *aheadBeforeEnd(const SplitAnalyses &A, IRBuilder<> &B, Value *Ptr, Loop &
   return B.CreateICmpULE(Ahead, LastPtr, "memcoro.ahead.inrange");
 }
 
+/// i1: whether bytes \p From to \p To (both included) from \p Base lie in
+/// one page: their ends agree above the page offset.
+Value *bytesInOnePage(IRBuilder<> &B, Value *Base, int64_t From, int64_t To) {
+  Value *Here = B.CreatePtrToInt(Base, B.getInt64Ty());
+  auto at = [&](int64_t Offset) { return Offset ? B.CreateAdd(Here, B.getInt64(Offset)) : Here; };
+  return B.CreateICmpULT(B.CreateXor(at(From), at(To)), B.getInt64(PageBytes), "memcoro.ahead.inpage");
+}
+
 /// i1: whether the element \p Distance iterations ahead lies in the page of
 /// the one \p Stream has just read: then reading it cannot fault, whatever
 /// the loop does to its bound. A read ahead that would cross into the next
@@ -595,9 +603,7 @@ Value *aheadInPage(const SplitAnalyses &A, IRBuilder<> &B, LoadInst *Stream, uns
   auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Stream->getPointerOperand()));
   int64_t Step = cast<SCEVConstant>(AR->getStepRecurrence(A.SE))->getAPInt().getSExtValue();
   int64_t LastByte = Step * Distance + int64_t(A.DL.getTypeStoreSize(Stream->getType())) - 1;
-  Value *Here = B.CreatePtrToInt(Stream->getPointerOperand(), B.getInt64Ty());
-  Value *Apart = B.CreateXor(Here, B.CreateAdd(Here, B.getInt64(LastByte)));
-  return B.CreateICmpULT(Apart, B.getInt64(PageBytes), "memcoro.ahead.inpage");
+  return bytesInOnePage(B, Stream->getPointerOperand(), 0, LastByte);
 }
 
 /// i1: whether every sequence guarded by \p P's guard at its distance lies in
@@ -613,9 +619,7 @@ Value *aheadInGuardPage(const SplitAnalyses &A, IRBuilder<> &B, Value *GuardAhea
       From = std::min(From, Q.GuardOffset);
       To = std::max(To, Q.GuardOffset + int64_t(A.DL.getTypeStoreSize(Q.Stream->getType())) - 1);
     }
-  Value *Here = B.CreatePtrToInt(GuardAhead, B.getInt64Ty());
-  Value *Apart = B.CreateXor(B.CreateAdd(Here, B.getInt64(From)), B.CreateAdd(Here, B.getInt64(To)));
-  return B.CreateICmpULT(Apart, B.getInt64(PageBytes), "memcoro.ahead.inpage");
+  return bytesInOnePage(B, GuardAhead, From, To);
 }
 
 /// Without a known trip count, the page past the loop's end holds what the
