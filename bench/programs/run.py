@@ -105,8 +105,13 @@ def build(driver, src, out, flags):
         m = REMARK.match(line.strip())
         if not m or "loop marked for coroutine interleaving" in m["text"]:
             continue
-        if m["kind"] or "interleaved coroutines" in m["text"] or "prefetching loop" in m["text"]:
-            outcomes.append((f"{os.path.basename(m['file'])}:{m['line']}", m["text"], not m["kind"]))
+        # What became of a marked loop (a remark about a callee is not one). A
+        # loop the contract keeps in serial order (stores before an early
+        # exit) that memcoro prefetches ahead is transformed too.
+        text = m["text"]
+        prefetched = "kept in serial order with prefetches ahead" in text
+        if text.startswith("marked loop") or "interleaved coroutines" in text or "prefetching loop" in text:
+            outcomes.append((f"{os.path.basename(m['file'])}:{m['line']}", text, not m["kind"] or prefetched))
     return outcomes
 
 

@@ -33,6 +33,9 @@
 // written only inside the growth's call: no single field is both. Together
 // they are the object's counter, and a read of `start` before the order
 // starts would see storage an earlier iteration's growth may have freed.
+// A field nothing in the loop writes (no store to a fixed place, no call)
+// is not part of it: Redis's client keeps the reply buffer's position beside
+// the database and the arguments that every iteration's lookup reads first.
 //
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
@@ -40,7 +43,9 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
@@ -200,8 +205,26 @@ void memcoro::recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan) {
     // Where the iteration reads the counter, and the value it reads: a load
     // of it, or the use of a header phi GVN made of its loads.
     SmallVector<std::pair<Instruction *, Instruction *>, 4> Reads;
+    // A field the loop never writes is no part of the counter: Redis's
+    // client holds the reply buffer's position beside the database and the
+    // argument vector the lookup reads first, and ordering from those reads
+    // ordered whole iterations. Writes are the stores to fixed places and
+    // the calls; the stores at a variable place (the reply's bytes) fill
+    // the buffer, not its header.
+    auto writtenInLoop = [&](LoadInst *Read) {
+      MemoryLocation Field = MemoryLocation::get(Read);
+      if (any_of(Stores, [&](StoreInst *S) { return isModSet(A.AA.getModRefInfo(S, Field)); }))
+        return true;
+      for (BasicBlock *BB : L.blocks())
+        for (Instruction &I : *BB)
+          if (auto *Call = dyn_cast<CallBase>(&I); Call && !isa<MemIntrinsic>(Call) && Call->mayWriteToMemory() &&
+                                                   isModSet(A.AA.getModRefInfo(Call, Field)))
+            return true;
+      return false;
+    };
     for (LoadInst *Read : Loads)
-      if (inObject(Read->getPointerOperand()))
+      if (inObject(Read->getPointerOperand()) &&
+          (byteDistance(Read->getPointerOperand(), Cell, A.DL) == 0 || writtenInLoop(Read)))
         Reads.push_back({Read, Read});
     for (PHINode &Phi : L.getHeader()->phis()) {
       SmallVector<PHINode *, 4> Web;

@@ -103,11 +103,26 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
     auto *Step = InnerLatch ? dyn_cast<Instruction>(P->getIncomingValueForBlock(InnerLatch)) : nullptr;
     return Step && !isa<PHINode>(Step) && is_contained(Step->operands(), P);
   };
+  // A phi the web takes a value from is the variable too unless all it
+  // merges are fresh values (the new storage above): the latch's merge of
+  // `in + 5` on one branch and `in + 2` on another, or of the values each
+  // branch stored to the field GVN forwarded across the back edge (Redis's
+  // reply buffer position in dictget.c).
+  auto computedInLoop = [&](Value *V) {
+    auto *I = dyn_cast<Instruction>(V);
+    return I && L.contains(I) && !isa<CallBase>(I);
+  };
+  auto joinsWeb = [&](PHINode *P) { return L.contains(P) && !walksFrom(P); };
   SmallVector<PHINode *, 4> Web = {Phi};
-  for (unsigned I = 0; I < Web.size(); ++I)
+  for (unsigned I = 0; I < Web.size(); ++I) {
     for (User *U : Web[I]->users())
-      if (auto *P = dyn_cast<PHINode>(U); P && L.contains(P) && !is_contained(Web, P) && !walksFrom(P))
+      if (auto *P = dyn_cast<PHINode>(U); P && !is_contained(Web, P) && joinsWeb(P))
         Web.push_back(P);
+    for (Value *In : Web[I]->incoming_values())
+      if (auto *P = dyn_cast<PHINode>(In);
+          P && !is_contained(Web, P) && joinsWeb(P) && any_of(P->incoming_values(), computedInLoop))
+        Web.push_back(P);
+  }
   SmallPtrSet<Instruction *, 16> Closure(Web.begin(), Web.end());
   // Two phis of it in one block would be two values of it at once.
   SmallPtrSet<BasicBlock *, 8> Blocks;
