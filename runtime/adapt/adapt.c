@@ -273,9 +273,13 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   // warmer trial: the serial side of its pair ran as cold); the foot of the
   // ladder may (foot()).
   bool near_core = (s->flags & MEMCORO_ADAPT_SAMPLE) && cpi * 4 > s->serial_cpi * 5;
+  // The foot is not: it is tried again every FOOT_EVERY checks anyway, and
+  // where it loses it loses by far (bs at 1 MiB: n = 4 measured 3.5x and
+  // then 5.5x the best n, 8% of the loop's run in the two).
+  bool foot_probe = n == FOOT && s->jumped;
   uint16_t retry = s->best_cpi == UINT64_MAX ? (s->run || near_core ? 0 : RETRIED_COLD)
-                   : cpi * 100 > s->best_cpi * RETRY_SLOWER_PERCENT ? RETRIED_SPOILT
-                                                                    : 0;
+                   : cpi * 100 > s->best_cpi * RETRY_SLOWER_PERCENT && !foot_probe ? RETRIED_SPOILT
+                                                                                   : 0;
   if (retry && !(s->retried & retry)) {
     s->retried |= retry;
     // A cold first trial paired with serial windows is paired again, warm,
@@ -296,7 +300,7 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   // climbed on: the next check would climb from there, and a pipeline's
   // cost is flat from 3 to 8 and falls only beyond (update at 1 GiB, whose
   // checks stayed at n = 6, 0.8x the top, after one such foot).
-  bool foot_trial = n == FOOT && s->jumped,
+  bool foot_trial = foot_probe,
        beats_serial = !(s->flags & MEMCORO_ADAPT_SAMPLE) || better(cpi, s->serial_cpi);
   bool flat = false;
   if (s->best_cpi == UINT64_MAX) {
@@ -458,6 +462,19 @@ static uint64_t least(uint64_t iters, uint64_t cycles, uint64_t estimate) {
 
 static uint64_t at_least(uint64_t window, uint64_t floor) { return window > floor ? window : floor; }
 
+// A trial of the climb that has run LEAST_WINDOW iterations at more than
+// HOPELESS_PERCENT of the best n's cost ends there: the rest of its quota
+// could not make it the better one, and a few coroutines on data near the
+// core cost several times the best n (bs at 1 MiB: n = 4 ran 4096
+// iterations at 3.5x, where 1024 said as much). A window of few coroutines
+// may run its first iterations at twice its cost (trial_iters()), so the
+// bar is above that.
+enum { HOPELESS_PERCENT = 250 };
+static bool trial_hopeless(const struct memcoro_adapt *s) {
+  return s->best_cpi != UINT64_MAX && s->iters >= LEAST_WINDOW && s->cycles >= MIN_CYCLES &&
+         s->cycles * 1024 * 100 > s->best_cpi * s->iters * HOPELESS_PERCENT;
+}
+
 static uint64_t decision(const struct memcoro_adapt *s) {
   switch (s->phase) {
   case PAIRED_SERIAL:
@@ -527,7 +544,7 @@ uint64_t __memcoro_adapt_next(struct memcoro_adapt *s, uint64_t iters, uint64_t 
   case TRIAL:
     s->iters += iters;
     s->cycles += net;
-    if (trial_measured(s)) {
+    if (trial_measured(s) || trial_hopeless(s)) {
       uint64_t cpi = s->cycles * 1024 / s->iters;
       trace(s, s->trial, s->iters, cpi);
       after_trial(s, cpi);

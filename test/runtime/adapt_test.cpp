@@ -185,6 +185,21 @@ TEST(Adapt, NearTheCoreTheFootOfTheLadderIsTried) {
   EXPECT_EQ(r.at_n[4], 0u);
 }
 
+// bs at 1 MiB: the climb settles on 16 (48 cycles an iteration), the foot
+// costs 3.5x that. A foot trial that far behind ends after its first
+// thousand iterations, and is not measured again: it ran 4096 iterations
+// twice a check, 8% of the loop's run.
+TEST(Adapt, AFootFarBehindEndsEarly) {
+  memcoro_adapt s = {};
+  Cost cost = [](uint32_t n) -> uint64_t {
+    return !n ? 70 : n == 4 ? 170 : n == 16 ? 48 : n == 12 ? 55 : n == 24 ? 50 : 53;
+  };
+  Tally r = simulate(Sample | ChooseN, 32, 64, 1 << 18, 2, cost, s);
+  EXPECT_EQ(s.run, 17u) << "decided n = 16";
+  EXPECT_GT(r.at_n[4], 0u) << "the foot was tried";
+  EXPECT_LE(r.at_n[4], 2u * 1024) << "each foot trial ended after its first thousand iterations";
+}
+
 // update at 1 GiB: the loop's first check runs cold, where its pipeline at
 // n = 128 costs 2.3x the serial loop and n = 4 as much as it; warm, the
 // pipeline's cost falls steadily from n = 8 to 128 (0.75x serial there) and
