@@ -699,8 +699,9 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
 /// The missed remark for \p Phi, a value carried from one iteration to the
 /// next: named after the source variable any value of its web holds (the
 /// header phi itself often has no debug record, its update has), at the
-/// statement of the loop's function that assigns it (an STL member's line
-/// inlined into it says nothing to the user).
+/// statement that assigns it: in the user's own inlined helper where it is
+/// one (Redis's `c->bufpos += len` in _addReplyToBuffer), in the caller of
+/// an STL member (whose line says nothing to the user).
 SerialReason SplitLegality::carriedValue(PHINode &Phi) const {
   SmallVector<PHINode *, 4> Web = phiWeb(L, &Phi);
   SmallVector<Instruction *, 4> Assignments;
@@ -727,12 +728,8 @@ SerialReason SplitLegality::carriedValue(PHINode &Phi) const {
                                 "recognises (integer + - * & | ^ min max, or floating-point + * with "
                                 "reassociation)",
                             At);
-  if (At && At->getDebugLoc() && At->getDebugLoc()->getInlinedAt()) {
-    DILocation *Outer = At->getDebugLoc().get();
-    while (DILocation *Caller = Outer->getInlinedAt())
-      Outer = Caller;
-    Why.Loc = DebugLoc(Outer);
-  }
+  if (At && At->getDebugLoc() && At->getDebugLoc()->getInlinedAt())
+    Why.Loc = userPlace(At->getDebugLoc());
   return Why;
 }
 
