@@ -47,8 +47,10 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryBuiltins.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -324,6 +326,31 @@ static void describeStringHashes(Module &M) {
     }
 }
 
+/// Whether every pointer \p Call passes points into memory allocated in
+/// \p L (operator new, malloc), by this iteration as the contract has it:
+/// LDBC label propagation sorts each vertex's neighbour labels in a vector
+/// it has just filled, and libstdc++'s insertion sort, copied in as a nested
+/// coroutine for its loads off the iterators, gave the loop 21 suspension
+/// points where 4 miss (1.97x serial before, 0.95x with them).
+static bool worksOnFreshMemory(CallBase &Call, Loop &L, const TargetLibraryInfo &TLI) {
+  bool AnyPointer = false;
+  for (Value *Arg : Call.args()) {
+    if (!Arg->getType()->isPointerTy())
+      continue;
+    AnyPointer = true;
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Arg, Objects, nullptr);
+    for (const Value *Object : Objects) {
+      auto *Alloc = dyn_cast<CallBase>(Object);
+      if (isa<ConstantPointerNull>(Object))
+        continue;
+      if (!Alloc || !L.contains(Alloc) || !isAllocationFn(Alloc, &TLI))
+        return false;
+    }
+  }
+  return AnyPointer;
+}
+
 PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
@@ -386,6 +413,17 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
                    << calleeText(*Callee)
                    << " is recursive, so its frames have no bound: it runs in place, as a plain call, and its "
                       "far accesses are not overlapped with other iterations";
+          });
+          continue;
+        }
+        if (worksOnFreshMemory(*Call, *L, TLI)) {
+          LLVM_DEBUG(dbgs() << "memcoro-nested-calls: on the iteration's own allocation, left plain:" << *Call
+                            << "\n");
+          ORE.emit([&] {
+            return OptimizationRemarkAnalysis(RemarkPass, "CallOnFreshMemory", Call)
+                   << calleeText(*Callee)
+                   << " works on memory the iteration allocated itself, which is near the core: it runs in "
+                      "place, and the iteration does not suspend inside it";
           });
           continue;
         }
