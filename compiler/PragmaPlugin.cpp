@@ -181,14 +181,16 @@ struct Clauses {
   /// `insist`: every remote access is a suspension point, whatever memcoro's
   /// cost model says; invalid when absent.
   SourceLocation InsistLoc;
+  /// The loops an OpenMP `collapse(k)` beside the pragma makes one: the
+  /// marker goes into the body of the k-th loop of the nest.
+  unsigned Collapse = 1;
 };
 
-/// The reduction operators of the `#pragma omp ... reduction(op: list)`
-/// directive on the line(s) right before \p PragmaLoc, read from the source
+/// The text after `#pragma omp` of the directive on the line(s) right before
+/// \p PragmaLoc, or "" when that is no OpenMP directive, read from the source
 /// text: with -fopenmp the parser has consumed that directive, without it the
-/// directive is an ignored pragma, and its clause permits reassociating those
-/// reductions either way. "+" stands for + and -, which reassociate alike.
-std::string openmpReductionOps(const SourceManager &SM, SourceLocation PragmaLoc) {
+/// directive is an ignored pragma, and its clauses mean the same either way.
+std::string precedingOpenMPDirective(const SourceManager &SM, SourceLocation PragmaLoc) {
   if (PragmaLoc.isMacroID())
     return "";
   auto [File, Offset] = SM.getDecomposedLoc(PragmaLoc);
@@ -216,6 +218,27 @@ std::string openmpReductionOps(const SourceManager &SM, SourceLocation PragmaLoc
   D = D.ltrim();
   if (!D.consume_front("pragma") || !D.ltrim().starts_with("omp"))
     return "";
+  return D.ltrim().drop_front(3).str();
+}
+
+/// k of a `collapse(k)` clause in an OpenMP directive's text, or 1.
+unsigned collapseDepth(StringRef D) {
+  size_t At = D.find("collapse");
+  if (At == StringRef::npos)
+    return 1;
+  StringRef Clause = D.drop_front(At + strlen("collapse")).ltrim();
+  unsigned K = 1;
+  if (!Clause.consume_front("(") || Clause.ltrim().consumeInteger(10, K) || K < 1 || K > 8)
+    return 1;
+  return K;
+}
+
+/// The reduction operators of that directive's `reduction(op: list)`
+/// clauses, which permit reassociating those reductions. "+" stands for + and
+/// -, which reassociate alike.
+std::string openmpReductionOps(const SourceManager &SM, SourceLocation PragmaLoc) {
+  std::string Directive = precedingOpenMPDirective(SM, PragmaLoc);
+  StringRef D = Directive;
   std::string Ops;
   for (size_t At = D.find("reduction"); At != StringRef::npos; At = D.find("reduction", At + 1)) {
     StringRef Clause = D.drop_front(At + strlen("reduction")).ltrim();
@@ -350,6 +373,7 @@ public:
     }
     for (char Op : openmpReductionOps(PP.getSourceManager(), Introducer.Loc))
       addReductionOp(C, Op);
+    C.Collapse = collapseDepth(precedingOpenMPDirective(PP.getSourceManager(), Introducer.Loc));
     State->Pending.push_back(std::move(C));
     quietOldStyleCasts(PP, Introducer.Loc, Tok.getLocation());
     auto Toks = std::make_unique<Token[]>(4);
@@ -670,13 +694,18 @@ public:
     Clauses C = std::move(*It);
     State->Pending.erase(It);
     llvm::SmallVector<Token, 32> Head;
-    if (!lexLoopHead(PP, C.PragmaLoc, Head))
+    size_t MarkerAt = 0;
+    if (!lexLoopHead(PP, C, Head, MarkerAt))
       return;
     // Both checks run, so that every bad name is reported at once.
     bool NamesOk = checkRemoteNames(C, Head);
     NamesOk &= checkReductionNames(C);
-    if (NamesOk)
+    if (NamesOk) {
+      llvm::SmallVector<Token, 8> Body(Head.begin() + MarkerAt, Head.end());
+      Head.truncate(MarkerAt);
       appendMarker(PP, C.PragmaLoc, C, Head);
+      Head.append(Body.begin(), Body.end());
+    }
     auto Toks = std::make_unique<Token[]>(Head.size());
     std::copy(Head.begin(), Head.end(), Toks.get());
     // The head's tokens are already macro-expanded, and the marker's must
@@ -692,10 +721,13 @@ private:
     return State->report(Loc, Id);
   }
 
-  /// Lexes `for ( ... )` or `while ( ... )` into Head. Returns false, with every lexed token
-  /// handed back to the parser, when the pragma is not followed by one.
-  bool lexLoopHead(Preprocessor &PP, SourceLocation PragmaLoc,
-                   llvm::SmallVectorImpl<Token> &Head) {
+  /// Lexes `for ( ... )` or `while ( ... )` into Head, and the heads of the
+  /// loops nested in it that an OpenMP `collapse(k)` makes one with it, and
+  /// sets MarkerAt to where the marker goes: after the last of those heads.
+  /// Returns false, with every lexed token handed back to the parser, when
+  /// the pragma is not followed by a loop.
+  bool lexLoopHead(Preprocessor &PP, Clauses &C, llvm::SmallVectorImpl<Token> &Head, size_t &MarkerAt) {
+    SourceLocation PragmaLoc = C.PragmaLoc;
     Token Tok;
     PP.Lex(Tok);
     // An OpenMP directive between the pragma and the loop (Ligra's
@@ -709,6 +741,8 @@ private:
       }
       if (Tok.is(tok::eof))
         return reinject(PP, Head);
+      C.Collapse = std::max(C.Collapse, collapseInTokens(PP, Head));
+      addReductionOpsInTokens(C, Head);
       Head.push_back(Tok);
       PP.Lex(Tok);
     }
@@ -724,8 +758,37 @@ private:
     Head.push_back(Tok);
     // Anything but a complete `for (...)` is the parser's to diagnose, as
     // written.
-    if (Tok.isNot(tok::l_paren))
+    if (Tok.isNot(tok::l_paren) || !lexParenthesised(PP, Head))
       return reinject(PP, Head);
+    MarkerAt = Head.size();
+    // OpenMP requires the collapsed loops perfectly nested: a marker between
+    // two of them was an error (`expected 2 for loops after '#pragma omp
+    // parallel for'`). It goes into the innermost body, where it marks the
+    // one loop OpenMP makes of them, and without -fopenmp the innermost.
+    for (unsigned Level = 1; Level < C.Collapse; ++Level) {
+      PP.Lex(Tok);
+      Head.push_back(Tok);
+      if (Tok.is(tok::l_brace)) {
+        PP.Lex(Tok);
+        Head.push_back(Tok);
+      }
+      if (Tok.isNot(tok::kw_for))
+        break;
+      PP.Lex(Tok);
+      Head.push_back(Tok);
+      if (Tok.isNot(tok::l_paren))
+        break;
+      if (!lexParenthesised(PP, Head))
+        return reinject(PP, Head);
+      MarkerAt = Head.size();
+    }
+    return true;
+  }
+
+  /// Lexes up to the `)` that closes the `(` last in Head; false at the end
+  /// of the file.
+  static bool lexParenthesised(Preprocessor &PP, llvm::SmallVectorImpl<Token> &Head) {
+    Token Tok = Head.back();
     for (unsigned Depth = 1; Depth != 0 && Tok.isNot(tok::eof);) {
       PP.Lex(Tok);
       Head.push_back(Tok);
@@ -734,9 +797,37 @@ private:
       else if (Tok.is(tok::r_paren))
         --Depth;
     }
-    if (Tok.is(tok::eof))
-      return reinject(PP, Head);
-    return true;
+    return Tok.isNot(tok::eof);
+  }
+
+  /// The operators of `reduction([modifier,] op: list)` clauses among an
+  /// OpenMP directive's tokens, as the directive before the pragma gives
+  /// them (openmpReductionOps).
+  static void addReductionOpsInTokens(Clauses &C, llvm::ArrayRef<Token> Toks) {
+    for (size_t I = 0; I + 1 < Toks.size(); ++I) {
+      if (!Toks[I].is(tok::identifier) || Toks[I].getIdentifierInfo()->getName() != "reduction" ||
+          !Toks[I + 1].is(tok::l_paren))
+        continue;
+      size_t Colon = I + 2;
+      while (Colon < Toks.size() && !Toks[Colon].isOneOf(tok::colon, tok::r_paren))
+        ++Colon;
+      if (Colon < Toks.size() && Toks[Colon].is(tok::colon) && Colon > I + 2) {
+        const Token &Op = Toks[Colon - 1];
+        if (Op.isOneOf(tok::plus, tok::minus))
+          addReductionOp(C, '+');
+        else if (Op.is(tok::star))
+          addReductionOp(C, '*');
+      }
+    }
+  }
+
+  /// k of a `collapse(k)` among an OpenMP directive's tokens, or 1.
+  static unsigned collapseInTokens(Preprocessor &PP, llvm::ArrayRef<Token> Toks) {
+    for (size_t I = 0; I + 2 < Toks.size(); ++I)
+      if (Toks[I].is(tok::identifier) && Toks[I].getIdentifierInfo()->getName() == "collapse" &&
+          Toks[I + 1].is(tok::l_paren) && Toks[I + 2].is(tok::numeric_constant))
+        return collapseDepth("collapse(" + PP.getSpelling(Toks[I + 2]) + ")");
+    return 1;
   }
 
   bool reinject(Preprocessor &PP, llvm::ArrayRef<Token> Toks) {
