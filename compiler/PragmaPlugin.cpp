@@ -733,16 +733,24 @@ private:
     // An OpenMP directive between the pragma and the loop (Ligra's
     // `parallel_for`, a macro for `_Pragma("omp parallel for") for`, where
     // the pragma cannot be written after the directive) is handed back
-    // before the loop, as if the pragma followed it.
-    if (Tok.is(tok::annot_pragma_openmp)) {
+    // before the loop, as if the pragma followed it; so are the loop hints
+    // (`#pragma unroll 4`, `#pragma clang loop ...`), which were an error.
+    while (Tok.isOneOf(tok::annot_pragma_openmp, tok::annot_pragma_loop_hint)) {
+      if (Tok.is(tok::annot_pragma_loop_hint)) {
+        Head.push_back(Tok);
+        PP.Lex(Tok);
+        continue;
+      }
+      size_t Start = Head.size();
       while (Tok.isNot(tok::annot_pragma_openmp_end) && Tok.isNot(tok::eof)) {
         Head.push_back(Tok);
         PP.Lex(Tok);
       }
       if (Tok.is(tok::eof))
         return reinject(PP, Head);
-      C.Collapse = std::max(C.Collapse, collapseInTokens(PP, Head));
-      addReductionOpsInTokens(C, Head);
+      llvm::ArrayRef<Token> Directive = llvm::ArrayRef<Token>(Head).drop_front(Start);
+      C.Collapse = std::max(C.Collapse, collapseInTokens(PP, Directive));
+      addReductionOpsInTokens(C, Directive);
       Head.push_back(Tok);
       PP.Lex(Tok);
     }
