@@ -173,6 +173,15 @@ bool memcoro::isNestedCallPart(const Instruction &I) { return I.getMetadata(Nest
 /// A call of a marked loop to a function of another translation unit that
 /// may have a resumable clone there: a user's function, not the C library's
 /// nor memcoro's, that cannot throw, with a result a store hands over.
+/// An out-of-line function of namespace std (libstdc++'s
+/// _Rb_tree_increment, std::map's iterator step): the library is not built
+/// by memcoro-cc, so it has no resumable clone, and the check for one around
+/// the call kept std::map's iteration from running its step at launch.
+static bool inStandardLibrary(const Function &F) {
+  StringRef Name = F.getName();
+  return Name.starts_with("_ZSt") || Name.starts_with("_ZNSt") || Name.starts_with("_ZNKSt");
+}
+
 static bool mayResumeElsewhere(CallInst &Call, const TargetLibraryInfo &TLI) {
   Function *Callee = Call.getCalledFunction();
   LibFunc Lib;
@@ -180,6 +189,7 @@ static bool mayResumeElsewhere(CallInst &Call, const TargetLibraryInfo &TLI) {
   return !amuEnabled() && !isKnownLibraryCall(Call) && Call.doesNotThrow() && !Call.isMustTailCall() && !Call.hasOperandBundles() &&
          !Call.getFunctionType()->isVarArg() && !(TLI.getLibFunc(*Callee, Lib) && TLI.has(Lib)) &&
          !Callee->getName().starts_with("__") && !Callee->getName().starts_with("memcoro_") &&
+         !inStandardLibrary(*Callee) &&
          !Ret->isStructTy() && !Ret->isArrayTy() && !Ret->isVectorTy();
 }
 

@@ -123,6 +123,9 @@ std::optional<SerialReason> memcoro::acceptCallInPlace(LoopPlan &Plan, CallBase 
   // callee instead.
   if (isNestedCallPart(Call))
     return std::nullopt;
+  // A step of the exit test runs at launch, not in the body (LaunchExit.cpp).
+  if (Plan.LaunchOnly.contains(&Call))
+    return std::nullopt;
   auto serial = [&](const Twine &Why) -> SerialReason {
     std::string Text = ("call to " + calleeName(Call) + " " + Why).str();
     LLVM_DEBUG(dbgs() << "memcoro-split: loop " << Plan.L.getHeader()->getName() << " left serial: " << Text

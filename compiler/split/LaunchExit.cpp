@@ -27,6 +27,7 @@
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -72,6 +73,12 @@ std::optional<SerialReason> memcoro::recogniseExitAtLaunch(const SplitAnalyses &
     if (auto *Load = dyn_cast<LoadInst>(I)) {
       if (!Load->isSimple())
         return false;
+    } else if (auto *Call = dyn_cast<CallInst>(I)) {
+      // A step that only reads (std::map's iterator: libstdc++'s pure
+      // _Rb_tree_increment, out of line) runs at launch like a load.
+      if (!Call->onlyReadsMemory() || !Call->doesNotThrow() || !Call->willReturn() || Call->isConvergent() ||
+          Call->isInlineAsm() || !Call->getCalledFunction())
+        return false;
     } else if (!isa<BinaryOperator>(I) && !isa<CastInst>(I) && !isa<GetElementPtrInst>(I) && !isa<CmpInst>(I) &&
                !isa<SelectInst>(I) && !isa<FreezeInst>(I)) {
       return false;
@@ -102,6 +109,20 @@ std::optional<SerialReason> memcoro::recogniseExitAtLaunch(const SplitAnalyses &
   // (CarriedLoad's location) would keep serial every walk that marks its own
   // node (p->seen = 1).
   for (Instruction *I : Slice) {
+    if (auto *Call = dyn_cast<CallInst>(I)) {
+      for (BasicBlock *BB : L.blocks())
+        for (Instruction &W : *BB)
+          if (W.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&W, Call))) {
+            LLVM_DEBUG(dbgs() << "memcoro-split: the exit test calls" << *Call << ", which" << W
+                              << " may change\n");
+            return SerialReason{"UnknownTripCount",
+                                "the exit test calls a function (at " + sourcePlace(*Call) +
+                                    ") that reads memory the loop may write: it cannot be evaluated at launch, "
+                                    "before the body",
+                                &W};
+          }
+      continue;
+    }
     auto *Load = dyn_cast<LoadInst>(I);
     if (!Load)
       continue;
@@ -120,6 +141,10 @@ std::optional<SerialReason> memcoro::recogniseExitAtLaunch(const SplitAnalyses &
           return U == Br || (Phi && is_contained(Chains, Phi)) || Plan.LaunchOnly.contains(cast<Instruction>(U));
         }))
       Plan.LaunchOnly.insert(I);
+  // A call of the test (an iterator's step) runs at launch, where the
+  // lowering moves it: it is no call of the body to run in place (the body's
+  // list would name it after it is gone).
+  erase_if(Plan.CallsInPlace, [&](CallBase *Call) { return Plan.LaunchOnly.contains(Call); });
   Plan.ExitAtLaunch = true;
   Plan.LaunchSlice = std::move(Slice);
   Plan.LaunchChains = std::move(Chains);
