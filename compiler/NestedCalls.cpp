@@ -361,6 +361,20 @@ static bool worksOnFreshMemory(CallBase &Call, Loop &L, const TargetLibraryInfo 
   return AnyPointer;
 }
 
+/// The remark for a call left as it is, running in place: what the callee
+/// is, then \p Why. A missed remark where its far accesses are not overlapped.
+static void leftPlain(OptimizationRemarkEmitter &ORE, CallBase &Call, StringRef Kind, StringRef Why,
+                      bool Missed = false) {
+  auto Say = [&](auto &&Remark) {
+    Remark << calleeText(*Call.getCalledFunction()) << Why;
+    ORE.emit(Remark);
+  };
+  if (Missed)
+    Say(OptimizationRemarkMissed(RemarkPass, Kind, &Call));
+  else
+    Say(OptimizationRemarkAnalysis(RemarkPass, Kind, &Call));
+}
+
 PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM) {
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
@@ -398,12 +412,9 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
             ToResume.push_back({Plain, L});
             continue;
           }
-          ORE.emit([&] {
-            return OptimizationRemarkAnalysis(RemarkPass, "CallInPlace", Call)
-                   << calleeText(*Callee)
-                   << " is defined in another translation unit: it runs in place, as a plain call, and the "
-                      "iteration does not suspend inside it";
-          });
+          leftPlain(ORE, *Call, "CallInPlace",
+                    " is defined in another translation unit: it runs in place, as a plain call, and the "
+                    "iteration does not suspend inside it");
           continue;
         }
         // A linkonce_odr or weak_odr definition (a template instantiation:
@@ -418,23 +429,18 @@ PreservedAnalyses NestedCallsPass::run(Function &F, FunctionAnalysisManager &FAM
         if (isRecursive(*Callee)) {
           ++NumRecursive;
           LLVM_DEBUG(dbgs() << "memcoro-nested-calls: recursive, left plain:" << *Call << "\n");
-          ORE.emit([&] {
-            return OptimizationRemarkMissed(RemarkPass, "RecursiveCallee", Call)
-                   << calleeText(*Callee)
-                   << " is recursive, so its frames have no bound: it runs in place, as a plain call, and its "
-                      "far accesses are not overlapped with other iterations";
-          });
+          leftPlain(ORE, *Call, "RecursiveCallee",
+                    " is recursive, so its frames have no bound: it runs in place, as a plain call, and its "
+                    "far accesses are not overlapped with other iterations",
+                    /*Missed=*/true);
           continue;
         }
         if (worksOnFreshMemory(*Call, *L, TLI)) {
           LLVM_DEBUG(dbgs() << "memcoro-nested-calls: on the iteration's own allocation, left plain:" << *Call
                             << "\n");
-          ORE.emit([&] {
-            return OptimizationRemarkAnalysis(RemarkPass, "CallOnFreshMemory", Call)
-                   << calleeText(*Callee)
-                   << " works on memory the iteration allocated itself, which is near the core: it runs in "
-                      "place, and the iteration does not suspend inside it";
-          });
+          leftPlain(ORE, *Call, "CallOnFreshMemory",
+                    " works on memory the iteration allocated itself, which is near the core: it runs in "
+                    "place, and the iteration does not suspend inside it");
           continue;
         }
         ToInline.push_back({Call, L});
