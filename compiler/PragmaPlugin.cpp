@@ -233,12 +233,10 @@ unsigned collapseDepth(StringRef D) {
   return K;
 }
 
-/// The reduction operators of that directive's `reduction(op: list)`
+/// The reduction operators of an OpenMP directive's `reduction(op: list)`
 /// clauses, which permit reassociating those reductions. "+" stands for + and
 /// -, which reassociate alike.
-std::string openmpReductionOps(const SourceManager &SM, SourceLocation PragmaLoc) {
-  std::string Directive = precedingOpenMPDirective(SM, PragmaLoc);
-  StringRef D = Directive;
+std::string openmpReductionOps(StringRef D) {
   std::string Ops;
   for (size_t At = D.find("reduction"); At != StringRef::npos; At = D.find("reduction", At + 1)) {
     StringRef Clause = D.drop_front(At + strlen("reduction")).ltrim();
@@ -259,6 +257,15 @@ std::string openmpReductionOps(const SourceManager &SM, SourceLocation PragmaLoc
 void addReductionOp(Clauses &C, char Kind) {
   if (C.ReductionOps.find(Kind) == std::string::npos)
     C.ReductionOps += Kind;
+}
+
+/// What an OpenMP directive beside the pragma (its text after `omp`) says
+/// of the loop: the reductions it permits to reassociate, and the loops its
+/// `collapse(k)` makes one.
+void addOpenMPClauses(Clauses &C, StringRef Directive) {
+  for (char Op : openmpReductionOps(Directive))
+    addReductionOp(C, Op);
+  C.Collapse = std::max(C.Collapse, collapseDepth(Directive));
 }
 
 /// What the pragma handler and the AST checker of one compilation share.
@@ -371,9 +378,7 @@ public:
         PP.Lex(Tok);
       return;
     }
-    for (char Op : openmpReductionOps(PP.getSourceManager(), Introducer.Loc))
-      addReductionOp(C, Op);
-    C.Collapse = collapseDepth(precedingOpenMPDirective(PP.getSourceManager(), Introducer.Loc));
+    addOpenMPClauses(C, precedingOpenMPDirective(PP.getSourceManager(), Introducer.Loc));
     State->Pending.push_back(std::move(C));
     quietOldStyleCasts(PP, Introducer.Loc, Tok.getLocation());
     auto Toks = std::make_unique<Token[]>(4);
@@ -748,9 +753,10 @@ private:
       }
       if (Tok.is(tok::eof))
         return reinject(PP, Head);
-      llvm::ArrayRef<Token> Directive = llvm::ArrayRef<Token>(Head).drop_front(Start);
-      C.Collapse = std::max(C.Collapse, collapseInTokens(PP, Directive));
-      addReductionOpsInTokens(C, Directive);
+      std::string Directive;
+      for (const Token &T : llvm::ArrayRef<Token>(Head).drop_front(Start + 1))
+        Directive += " " + PP.getSpelling(T);
+      addOpenMPClauses(C, Directive);
       Head.push_back(Tok);
       PP.Lex(Tok);
     }
@@ -806,36 +812,6 @@ private:
         --Depth;
     }
     return Tok.isNot(tok::eof);
-  }
-
-  /// The operators of `reduction([modifier,] op: list)` clauses among an
-  /// OpenMP directive's tokens, as the directive before the pragma gives
-  /// them (openmpReductionOps).
-  static void addReductionOpsInTokens(Clauses &C, llvm::ArrayRef<Token> Toks) {
-    for (size_t I = 0; I + 1 < Toks.size(); ++I) {
-      if (!Toks[I].is(tok::identifier) || Toks[I].getIdentifierInfo()->getName() != "reduction" ||
-          !Toks[I + 1].is(tok::l_paren))
-        continue;
-      size_t Colon = I + 2;
-      while (Colon < Toks.size() && !Toks[Colon].isOneOf(tok::colon, tok::r_paren))
-        ++Colon;
-      if (Colon < Toks.size() && Toks[Colon].is(tok::colon) && Colon > I + 2) {
-        const Token &Op = Toks[Colon - 1];
-        if (Op.isOneOf(tok::plus, tok::minus))
-          addReductionOp(C, '+');
-        else if (Op.is(tok::star))
-          addReductionOp(C, '*');
-      }
-    }
-  }
-
-  /// k of a `collapse(k)` among an OpenMP directive's tokens, or 1.
-  static unsigned collapseInTokens(Preprocessor &PP, llvm::ArrayRef<Token> Toks) {
-    for (size_t I = 0; I + 2 < Toks.size(); ++I)
-      if (Toks[I].is(tok::identifier) && Toks[I].getIdentifierInfo()->getName() == "collapse" &&
-          Toks[I + 1].is(tok::l_paren) && Toks[I + 2].is(tok::numeric_constant))
-        return collapseDepth("collapse(" + PP.getSpelling(Toks[I + 2]) + ")");
-    return 1;
   }
 
   bool reinject(Preprocessor &PP, llvm::ArrayRef<Token> Toks) {

@@ -43,7 +43,6 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
-#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -211,16 +210,11 @@ void memcoro::recogniseBufferAppends(const SplitAnalyses &A, LoopPlan &Plan) {
     // ordered whole iterations. Writes are the stores to fixed places and
     // the calls; the stores at a variable place (the reply's bytes) fill
     // the buffer, not its header.
+    auto fillsBuffer = [&](const Instruction &I) {
+      return isa<StoreInst>(I) ? !is_contained(Stores, &I) : !isa<CallBase>(I) || isa<MemIntrinsic>(I);
+    };
     auto writtenInLoop = [&](LoadInst *Read) {
-      MemoryLocation Field = MemoryLocation::get(Read);
-      if (any_of(Stores, [&](StoreInst *S) { return isModSet(A.AA.getModRefInfo(S, Field)); }))
-        return true;
-      for (BasicBlock *BB : L.blocks())
-        for (Instruction &I : *BB)
-          if (auto *Call = dyn_cast<CallBase>(&I); Call && !isa<MemIntrinsic>(Call) && Call->mayWriteToMemory() &&
-                                                   isModSet(A.AA.getModRefInfo(Call, Field)))
-            return true;
-      return false;
+      return firstWriterIn(A, L, MemoryLocation::get(Read), fillsBuffer) != nullptr;
     };
     for (LoadInst *Read : Loads)
       if (inObject(Read->getPointerOperand()) &&

@@ -276,9 +276,9 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   // The foot is not: it is tried again every FOOT_EVERY checks anyway, and
   // where it loses it loses by far (bs at 1 MiB: n = 4 measured 3.5x and
   // then 5.5x the best n, 8% of the loop's run in the two).
-  bool foot_probe = n == FOOT && s->jumped;
+  bool foot_trial = n == FOOT && s->jumped;
   uint16_t retry = s->best_cpi == UINT64_MAX ? (s->run || near_core ? 0 : RETRIED_COLD)
-                   : cpi * 100 > s->best_cpi * RETRY_SLOWER_PERCENT && !foot_probe ? RETRIED_SPOILT
+                   : cpi * 100 > s->best_cpi * RETRY_SLOWER_PERCENT && !foot_trial ? RETRIED_SPOILT
                                                                                    : 0;
   if (retry && !(s->retried & retry)) {
     s->retried |= retry;
@@ -300,8 +300,7 @@ static void after_trial(struct memcoro_adapt *s, uint64_t cpi) {
   // climbed on: the next check would climb from there, and a pipeline's
   // cost is flat from 3 to 8 and falls only beyond (update at 1 GiB, whose
   // checks stayed at n = 6, 0.8x the top, after one such foot).
-  bool foot_trial = foot_probe,
-       beats_serial = !(s->flags & MEMCORO_ADAPT_SAMPLE) || better(cpi, s->serial_cpi);
+  bool beats_serial = !(s->flags & MEMCORO_ADAPT_SAMPLE) || better(cpi, s->serial_cpi);
   bool flat = false;
   if (s->best_cpi == UINT64_MAX) {
     s->best_cpi = cpi;
