@@ -48,6 +48,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <memory>
 #include <optional>
@@ -472,9 +473,17 @@ private:
   /// their operation; set by checkMemoryDependences.
   llvm::DenseMap<const llvm::Instruction *, unsigned> CommutativeOp;
   /// A bound evaluated once: the copies in the preheader, and the exit test's
-  /// operands they replaced.
+  /// operands they replaced. Held by value handles: legality goes on to merge
+  /// congruent phis (CongruentPhis.cpp), which may delete a user of the bound
+  /// or replace the value a use had, and revert() must not touch either.
+  struct ReplacedUse {
+    llvm::WeakVH User;
+    unsigned OperandNo;
+    llvm::WeakTrackingVH Original;
+  };
   llvm::SmallVector<llvm::Instruction *, 4> BoundCopies;
-  llvm::SmallVector<std::pair<llvm::Use *, llvm::Value *>, 2> BoundUses;
+  llvm::SmallVector<ReplacedUse, 2> BoundUses;
+  void replaceUse(llvm::Use &U, llvm::Value *Instead);
 };
 
 /// Chooses the suspension points of a legal loop, coalesces them, and picks

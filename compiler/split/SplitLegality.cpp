@@ -262,8 +262,7 @@ bool SplitLegality::reloadWhereRead(const SmallDenseMap<PHINode *, std::pair<Val
       BoundCopies.push_back(Fresh);
       Instead = Fresh;
     }
-    BoundUses.push_back({U, U->get()});
-    U->set(Instead);
+    replaceUse(*U, Instead);
   }
   return true;
 }
@@ -273,6 +272,11 @@ bool SplitLegality::evaluateBoundOnce() {
   auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
   if (!Cmp || !L.contains(Cmp))
     return false;
+  // A bound GVN keeps in a register may be carried by two webs of phis, one
+  // feeding the test and one the code after the loop (GAP's bottom-up step
+  // inlined into the `while` that calls it again): merged first, the web the
+  // test reads is the one whose last value the code after the loop takes.
+  mergeCongruentPhis(L, Plan, A.SE);
   Instruction *Before = Plan.Preheader->getTerminator();
   for (unsigned K = 0; K < 2; ++K) {
     SmallVector<Instruction *, 4> Chain;
@@ -297,14 +301,11 @@ bool SplitLegality::evaluateBoundOnce() {
         BoundCopies.push_back(Copy);
         Once = Copy;
       }
-      BoundUses.push_back({&Cmp->getOperandUse(K), Bound});
-      Cmp->setOperand(K, Once);
+      replaceUse(Cmp->getOperandUse(K), Once);
       for (PHINode *P : phiWeb(L, cast<PHINode>(Core)))
         for (Use &U : make_early_inc_range(P->uses()))
-          if (!L.contains(cast<Instruction>(U.getUser()))) {
-            BoundUses.push_back({&U, P});
-            U.set(Entering);
-          }
+          if (!L.contains(cast<Instruction>(U.getUser())))
+            replaceUse(U, Entering);
       continue;
     }
     SmallDenseMap<PHINode *, std::pair<Value *, LoadInst *>, 2> Reloaded;
@@ -327,10 +328,8 @@ bool SplitLegality::evaluateBoundOnce() {
     // bound's last value (an OpenMP chunk loop's upper bound).
     for (Instruction *I : Chain)
       for (Use &U : make_early_inc_range(I->uses()))
-        if (auto *User = cast<Instruction>(U.getUser()); User == Cmp || !L.contains(User)) {
-          BoundUses.push_back({&U, I});
-          U.set(Copies[I]);
-        }
+        if (auto *User = cast<Instruction>(U.getUser()); User == Cmp || !L.contains(User))
+          replaceUse(U, Copies[I]);
   }
   if (BoundUses.empty())
     return false;
@@ -340,12 +339,20 @@ bool SplitLegality::evaluateBoundOnce() {
   return true;
 }
 
+void SplitLegality::replaceUse(Use &U, Value *Instead) {
+  BoundUses.push_back({WeakVH(U.getUser()), U.getOperandNo(), WeakTrackingVH(U.get())});
+  U.set(Instead);
+}
+
 void SplitLegality::revert() {
   if (BoundUses.empty())
     return;
-  // Last change first: a use changed twice gets its first value back.
-  for (auto &[Use, Original] : reverse(BoundUses))
-    Use->set(Original);
+  // Last change first: a use changed twice gets its first value back. A
+  // merged phi was replaced by the phi it carries the same value as (the
+  // handle followed), and a user deleted with it needs nothing back.
+  for (ReplacedUse &R : reverse(BoundUses))
+    if (auto *Holder = cast_or_null<User>(R.User); Holder && R.Original)
+      Holder->setOperand(R.OperandNo, R.Original);
   for (Instruction *Copy : reverse(BoundCopies))
     Copy->eraseFromParent();
   BoundUses.clear();
