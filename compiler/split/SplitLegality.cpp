@@ -471,6 +471,22 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
       ClosureOperands = inClosure(BO->getOperand(0)) + inClosure(BO->getOperand(1));
     } else if (auto *II = dyn_cast<IntrinsicInst>(I)) {
       switch (II->getIntrinsicID()) {
+      case Intrinsic::fmuladd:
+        // sum += x * y as clang contracts it by default (NPB CG's product):
+        // an addition whose other term is a product, the total its last
+        // operand; started from -0.0 it gives the product alone.
+        if (inClosure(II->getArgOperand(0)) || inClosure(II->getArgOperand(1)))
+          return false;
+        Op = Instruction::FAdd;
+        if (!II->hasAllowReassoc()) {
+          if (openmpPermitsReassociation(Op))
+            OpenMPReassociates = true;
+          else if (!NeedsReassociation)
+            NeedsReassociation = II;
+        }
+        R.ReassocSource = II;
+        ClosureOperands = 1;
+        break;
       case Intrinsic::smin:
       case Intrinsic::smax:
       case Intrinsic::umin:

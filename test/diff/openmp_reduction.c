@@ -1,4 +1,4 @@
-// openmp_reduction: `reduction(+: error)` over a double permits reassociating that sum, without -fopenmp (the directive is an ignored pragma that memcoro still reads) and, as diff-openmp/openmp_reduction.c, with it (the private copy the runtime combines is kept in memory too) (issue 17, item 3).
+// openmp_reduction: `reduction(+: error)` over a double permits reassociating that sum, without -fopenmp (the directive is an ignored pragma that memcoro still reads) and, as diff-openmp/openmp_reduction.c, with it (the private copy the runtime combines is kept in memory too) (issue 17, item 3). The second loop is NPB CG's product, `sum += a[k] * z[colidx[k]]`, which clang contracts into llvm.fmuladd by default: a reduction too.
 #include "common.h"
 enum { TABLE = 1 << 15 };
 static double T[TABLE];
@@ -17,5 +17,13 @@ int main(int argc, char **argv) {
     scale *= T[idx[i]] > 999 ? 2.0 : 1.0;
   }
   printf("%.3f %.1f\n", error, scale);
+  double *a = diff_alloc(sizeof *a * (n + 1));
+  for (int i = 0; i < n; ++i) a[i] = (double)(diff_rand() % 4) / 2;
+  double sum = 0;
+#pragma omp parallel for reduction(+ : sum) num_threads(2)
+#pragma memcoro parallel(N)
+  for (int k = 0; k < n; k++)
+    sum = sum + a[k] * T[idx[k]];
+  printf("%.4f\n", sum);
   return 0;
 }
