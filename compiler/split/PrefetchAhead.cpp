@@ -575,14 +575,55 @@ Value *aheadAddress(const SplitAnalyses &A, IRBuilder<> &B, Value *Ptr, unsigned
   return B.CreatePtrAdd(Ptr, B.getInt64(Step * Distance), "memcoro.ahead.ptr");
 }
 
+/// \p S with each add recurrence {Start,+,C} of a loop around the code
+/// written through a phi P = {B,+,C'} its header already has, as
+/// Start - k*B + k*P (C = k*C'): expanded inside that loop, it then needs no
+/// induction variable of the expander's own, which the windows of a
+/// run-time switch would not carry (PrefetchSwitch.cpp wires only the phis
+/// both copies have).
+class ThroughExistingPhis : public SCEVRewriteVisitor<ThroughExistingPhis> {
+public:
+  explicit ThroughExistingPhis(ScalarEvolution &SE) : SCEVRewriteVisitor(SE) {}
+
+  const SCEV *visitAddRecExpr(const SCEVAddRecExpr *Expr) {
+    const SCEV *Rewritten = SCEVRewriteVisitor::visitAddRecExpr(Expr);
+    auto *AR = dyn_cast<SCEVAddRecExpr>(Rewritten);
+    auto *Step = AR && AR->isAffine() ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE)) : nullptr;
+    if (!Step)
+      return Rewritten;
+    Type *IntTy = SE.getEffectiveSCEVType(AR->getType());
+    for (PHINode &Phi : AR->getLoop()->getHeader()->phis()) {
+      if (Phi.getType() != IntTy)
+        continue;
+      auto *PR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
+      auto *PStep = PR && PR->getLoop() == AR->getLoop() && PR->isAffine()
+                        ? dyn_cast<SCEVConstant>(PR->getStepRecurrence(SE))
+                        : nullptr;
+      if (!PStep || PStep->getAPInt().isZero() || Step->getAPInt().srem(PStep->getAPInt()) != 0)
+        continue;
+      const SCEV *K = SE.getConstant(Step->getAPInt().sdiv(PStep->getAPInt()));
+      return SE.getAddExpr(SE.getMinusSCEV(AR->getStart(), SE.getMulExpr(K, PR->getStart())),
+                           SE.getMulExpr(K, SE.getUnknown(&Phi)));
+    }
+    return Rewritten;
+  }
+};
+
 /// i1, with a trip count known before the loop: whether \p Ahead is at most
 /// the last element of the sequence at \p Ptr, one the loop reads. Past it,
 /// nothing is read ahead (a short frontier, or the loop's last iterations,
-/// costs one branch each).
+/// costs one branch each). Inside a loop none of whose phis steps with the
+/// sequence's start, nothing is read ahead either.
 Value *aheadBeforeEnd(const SplitAnalyses &A, IRBuilder<> &B, Value *Ptr, Loop &Level, Value *Ahead) {
   auto *AR = cast<SCEVAddRecExpr>(A.SE.getSCEV(Ptr));
   SCEVExpander Expander(A.SE, A.DL, "memcoro.ahead");
   const SCEV *Last = AR->evaluateAtIteration(A.SE.getBackedgeTakenCount(&Level), A.SE);
+  Last = ThroughExistingPhis(A.SE).visit(Last);
+  if (A.SE.containsAddRecurrence(Last)) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: no read ahead of " << *Ptr << ": its last element " << *Last
+                      << " needs an induction variable of its own\n");
+    return B.getFalse();
+  }
   Value *LastPtr = Expander.expandCodeFor(Last, Ahead->getType(), Level.getLoopPreheader()->getTerminator());
   return B.CreateICmpULE(Ahead, LastPtr, "memcoro.ahead.inrange");
 }
