@@ -60,6 +60,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
@@ -92,6 +93,45 @@ static SmallVector<LoadInst *, 4> loadsOfOneAddress(const Loop &L, Value *V) {
   return Loads;
 }
 
+/// Whether \p Ptr, computed in \p L, is read from memory through loads and
+/// constant offsets from an address the loop does not change (a vector's
+/// data pointer through a reference member, `codes_->_M_start`): its
+/// instructions, operands first, in \p Chain.
+static bool readThroughMemory(const Loop &L, Value *Ptr, SmallVectorImpl<Instruction *> &Chain) {
+  auto *I = dyn_cast<Instruction>(Ptr);
+  if (!I || !L.contains(I))
+    return true;
+  if (Chain.size() >= 4)
+    return false;
+  if (auto *Load = dyn_cast<LoadInst>(I)) {
+    if (!Load->isSimple() || !readThroughMemory(L, Load->getPointerOperand(), Chain))
+      return false;
+  } else if (auto *GEP = dyn_cast<GetElementPtrInst>(I)) {
+    if (!GEP->hasAllConstantIndices() || !readThroughMemory(L, GEP->getPointerOperand(), Chain))
+      return false;
+  } else {
+    return false;
+  }
+  Chain.push_back(I);
+  return true;
+}
+
+/// Whether \p Entering, before the loop, reads what \p InLoop does in it:
+/// the same loads and offsets from the same values.
+static bool sameRead(Value *Entering, Value *InLoop) {
+  if (Entering == InLoop)
+    return true;
+  if (auto *E = dyn_cast<LoadInst>(Entering))
+    if (auto *I = dyn_cast<LoadInst>(InLoop))
+      return E->getType() == I->getType() && sameRead(E->getPointerOperand(), I->getPointerOperand());
+  if (auto *E = dyn_cast<GetElementPtrInst>(Entering))
+    if (auto *I = dyn_cast<GetElementPtrInst>(InLoop))
+      return E->getSourceElementType() == I->getSourceElementType() && E->getNumOperands() == I->getNumOperands() &&
+             std::equal(E->idx_begin(), E->idx_end(), I->idx_begin()) &&
+             sameRead(E->getPointerOperand(), I->getPointerOperand());
+  return false;
+}
+
 bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
   Loop &L = Plan.L;
   SmallVector<LoadInst *, 4> Reads = loadsOfOneAddress(L, Phi->getIncomingValueForBlock(Plan.Latch));
@@ -116,7 +156,14 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
   // there the phi is the optimiser's forwarding, not the source's.
   const SCEV *Ptr = A.SE.getSCEV(Next->getPointerOperand());
   const SCEV *Before = nullptr;
-  if (A.SE.isLoopInvariant(Ptr, &L)) {
+  SmallVector<Instruction *, 2> AddressChain;
+  if (!A.SE.isLoopInvariant(Ptr, &L) && readThroughMemory(L, Next->getPointerOperand(), AddressChain) &&
+      !AddressChain.empty()) {
+    // The address is read from memory the loop does not change either (the
+    // pragma's promise covers it as it covers the value): evaluated once.
+    if (First ? !sameRead(First->getPointerOperand(), Next->getPointerOperand()) : !SourceReadsIt)
+      return fail("the value entering the loop is not read the way the loop reads it");
+  } else if (A.SE.isLoopInvariant(Ptr, &L)) {
     Before = Ptr;
     if (!First && !SourceReadsIt)
       return fail("the value entering the loop is no load, and the body hands loaded values on itself");
@@ -130,10 +177,10 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
     if (!First)
       return fail("not a plain load, or loads of one address, carried from the latch");
   }
-  if (First && A.SE.getSCEV(First->getPointerOperand()) != Before)
+  if (Before && First && A.SE.getSCEV(First->getPointerOperand()) != Before)
     return fail("the value entering the loop is not read from one step before");
   SCEVExpander Probe(A.SE, A.DL, "memcoro");
-  if (!Probe.isSafeToExpand(Before))
+  if (Before && !Probe.isSafeToExpand(Before))
     return fail("the address cannot be computed before the loop");
   // The counter that says which iteration this is: an induction by one
   // that does not wrap.
@@ -143,7 +190,7 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
         AR && AR->getLoop() == &L && P.getType()->isIntegerTy() && AR->getStepRecurrence(A.SE)->isOne() &&
         (AR->hasNoUnsignedWrap() || AR->hasNoSignedWrap()))
       Counter = &P;
-  if (!Counter && Before != Ptr)
+  if (!Counter && Before && Before != Ptr)
     return fail("no counter by one that does not wrap");
   // A writer into the offsets' own object, or one alias analysis cannot
   // trace to any object, hands a value to the next iteration through
@@ -152,10 +199,34 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
   MemoryLocation Read(Next->getPointerOperand(), LocationSize::beforeOrAfterPointer(), Next->getAAMetadata());
   const Value *Offsets = getUnderlyingObject(Next->getPointerOperand());
   Instruction *Assumed = nullptr;
+  // The objects the address is read through (the container's owner, for a
+  // chain): a call given a pointer into them may mean to write there.
+  SmallVector<const Value *, 4> Roots = {Offsets};
+  for (Instruction *I : AddressChain)
+    if (auto *Load = dyn_cast<LoadInst>(I))
+      Roots.push_back(getUnderlyingObject(Load->getPointerOperand()));
   Instruction *Writer = firstWriterIn(A, L, Read, [&](const Instruction &I) {
     auto *Store = dyn_cast<StoreInst>(&I);
     if (!SourceReadsIt)
       return false;
+    // A call that is given no pointer into what the address is read through
+    // (the string assignment `out[i] = dict[codes_[i]]` does, out of line):
+    // what it writes is the contract's, as for a call run in place.
+    if (auto *Call = dyn_cast<CallBase>(&I); Call && !AddressChain.empty()) {
+      bool GivenRoot = any_of(Call->args(), [&](const Use &Arg) {
+        if (!Arg->getType()->isPointerTy())
+          return false;
+        SmallVector<const Value *, 4> Objects;
+        getUnderlyingObjects(Arg.get(), Objects, &A.LI);
+        return any_of(Objects, [&](const Value *O) {
+          return is_contained(Roots, O) || isa<PHINode>(O) || isa<SelectInst>(O);
+        });
+      });
+      if (GivenRoot || !Call->getCalledFunction())
+        return false;
+      Assumed = const_cast<Instruction *>(&I);
+      return true;
+    }
     if (!Store || !Store->isSimple() || A.AA.isMustAlias(MemoryLocation::get(Store), Read))
       return false;
     SmallVector<const Value *, 4> Objects;
@@ -167,7 +238,7 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
   });
   if (Writer)
     return fail("the loop may write the memory it is read from");
-  Plan.CarriedLoads.push_back({Phi, Next, Counter, Before, Assumed});
+  Plan.CarriedLoads.push_back({Phi, Next, Counter, Before, Assumed, AddressChain});
   LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " carries" << *Next
                     << " to the next iteration; each iteration reads it again\n");
   return true;
@@ -175,8 +246,21 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
 
 void memcoro::readCarriedLoadsAgain(const SplitAnalyses &A, const LoopPlan &Plan, OptimizationRemarkEmitter &ORE) {
   for (const CarriedLoad &C : Plan.CarriedLoads) {
-    SCEVExpander Exp(A.SE, A.DL, "memcoro");
-    Value *Base = Exp.expandCodeFor(C.Before, C.Next->getPointerOperandType(), Plan.Preheader->getTerminator());
+    Value *Base = nullptr;
+    if (!C.AddressChain.empty()) {
+      ValueToValueMapTy Copies;
+      for (Instruction *I : C.AddressChain) {
+        Instruction *Copy = I->clone();
+        Copy->insertBefore(Plan.Preheader->getTerminator());
+        Copy->setName(I->getName() + ".once");
+        RemapInstruction(Copy, Copies, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+        Copies[I] = Copy;
+        Base = Copy;
+      }
+    } else {
+      SCEVExpander Exp(A.SE, A.DL, "memcoro");
+      Base = Exp.expandCodeFor(C.Before, C.Next->getPointerOperandType(), Plan.Preheader->getTerminator());
+    }
     auto *Addr = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(C.Next->getPointerOperand()));
     IRBuilder<> B(&*Plan.Header->getFirstInsertionPt());
     B.SetCurrentDebugLocation(C.Next->getDebugLoc());

@@ -162,6 +162,10 @@ struct CarriedLoad {
   const llvm::SCEV *Before = nullptr;
   /// A store that may write the address, assumed apart on the pragma's word.
   llvm::Instruction *Assumed = nullptr;
+  /// Instead of Before, an address the loop reads from memory that does not
+  /// change (`codes_.data()` through a reference member): its loads and
+  /// offsets, operands first, evaluated once before the loop.
+  llvm::SmallVector<llvm::Instruction *, 2> AddressChain;
 };
 
 /// Code that must run in iteration order: iteration k may run it only after

@@ -192,7 +192,10 @@ static bool boundFromMemory(Value *V, const Loop &L, const DataLayout &DL, Small
     return true;
   }
   if (auto *Load = dyn_cast<LoadInst>(I)) {
-    if (!Load->isSimple() || !L.isLoopInvariant(Load->getPointerOperand()))
+    // Through a reference member to the container (`codes_.size()` with
+    // `const std::vector<uint32_t> &codes_`), the bound's address is read
+    // too.
+    if (!Load->isSimple() || !boundFromMemory(Load->getPointerOperand(), L, DL, Chain, Reloaded))
       return false;
   } else if (isa<CastInst>(I) || isa<BinaryOperator>(I) || isa<GetElementPtrInst>(I)) {
     for (Value *Op : I->operands())
