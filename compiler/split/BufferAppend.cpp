@@ -319,7 +319,7 @@ DenseMap<Instruction *, Instruction *> memcoro::reloadForwardedLoads(const LoopP
         Instruction *&Load = AtStart[*Start];
         if (!Load) {
           Load = reloadBefore(Sample, P, *Start);
-          ReadAt[*Start] = Load;
+          ReadAt.try_emplace(*Start, Load);
         }
         U.set(Load);
       }

@@ -496,7 +496,10 @@ void memcoro::readSharedCounter(const AppendCounter &C, AllocaInst *Slot, ArrayR
     IRBuilder<> B(U);
     B.SetCurrentDebugLocation(U->getDebugLoc());
     Instruction *Current = B.CreateLoad(C.Phi->getType(), Slot, C.Phi->getName() + ".current");
-    ReadAt[U] = Current;
+    // A compare of a vector's end with its capacity reads two scalars: the
+    // wait for the turn goes before the first load, or the value it reads
+    // is the one from before another iteration's append.
+    ReadAt.try_emplace(U, Current);
     for (Use &Op : U->operands())
       if (FromCounter(Op.get()))
         Op.set(Current);
