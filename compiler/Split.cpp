@@ -238,6 +238,11 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       case OrderedPoint::FirstWriterWins:
         R << "first-writer-wins test runs in iteration order, so the first iteration in serial order wins";
         break;
+      case OrderedPoint::FloatUpdate:
+        R << "floating-point update runs in iteration order, from this read of the element to the iteration's "
+             "end: other iterations may update the same element, and without reassociation (-ffast-math, or an "
+             "OpenMP reduction clause) the rounding of each sum depends on the order";
+        break;
       case OrderedPoint::InputOutput:
         R << "call to " << calleeName(*cast<CallBase>(P.At))
           << " (input or output) runs in iteration order, from the call to the iteration's end, so that what it "

@@ -111,7 +111,12 @@ bool memcoro::overlapsGathers(const SplitAnalyses &A, const LoopPlan &Plan) {
   // means to (bench/memcoro-bench sweeps N over such kernels).
   if (!Plan.ParallelismChosen)
     return reject("its pragma asks for parallel(" + Twine(Plan.Parallelism) + ")");
-  if (Plan.Suspensions.empty() || !L.getSubLoops().empty() || !Plan.Ordered.empty() || !Plan.Locked.empty() ||
+  // A floating-point update kept in iteration order (COO SpMV's y[row[k]] +=)
+  // is in order in the serial loop too.
+  bool OrderedOtherThanUpdates = any_of(Plan.Ordered, [](const OrderedPoint &P) {
+    return P.What != OrderedPoint::FloatUpdate;
+  });
+  if (Plan.Suspensions.empty() || !L.getSubLoops().empty() || OrderedOtherThanUpdates || !Plan.Locked.empty() ||
       L.getExitingBlock() != L.getLoopLatch())
     return reject("not one block of plain gathers (an inner loop, an ordered point, a lock, or an early exit)");
   // remote(...)'s markers go before the code is generated.

@@ -171,7 +171,7 @@ struct CarriedLoad {
 /// Code that must run in iteration order: iteration k may run it only after
 /// every iteration before k has run its own (CoroAMU's sequential category).
 struct OrderedPoint {
-  enum Kind { Region, Append, FirstWriterWins, BufferAppend, RegisterAppend, InputOutput };
+  enum Kind { Region, Append, FirstWriterWins, BufferAppend, RegisterAppend, InputOutput, FloatUpdate };
   Kind What;
   /// The first instruction that needs the turn: a region's marker, the first
   /// read or increment of a counter in its block, the test's load.
@@ -819,6 +819,11 @@ llvm::DebugLoc remarkLocation(const llvm::Instruction *I, const llvm::Loop &L);
 /// value is an affine recurrence of that loop itself (a stream's address, an
 /// induction); none otherwise.
 std::optional<llvm::APInt> constantStepIn(llvm::ScalarEvolution &SE, const llvm::Loop &L, llvm::Value *V);
+
+/// Whether \p Load reads an element no other iteration of \p L touches: its
+/// address moves by at least the element's size on each trip (GAP's
+/// `parent[u]` for the loop's own counter u).
+bool isIterationsOwnElement(const SplitAnalyses &A, const llvm::Loop &L, const llvm::LoadInst &Load);
 
 /// How many bytes \p B lies after \p A, when both are constant offsets from
 /// one base pointer.

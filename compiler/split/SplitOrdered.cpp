@@ -12,7 +12,9 @@
 //     recogniseAppendCounter); it becomes one shared scalar;
 //   - a first-writer-wins test-and-set, `if (parent[v] < 0) parent[v] = u`,
 //     when nothing else in the loop touches that array: which iteration's
-//     store wins depends on the order.
+//     store wins depends on the order;
+//   - a floating-point update of a shared element without reassociation,
+//     `acc[k] += c`: each addition rounds (FloatUpdates.cpp).
 //
 // How the order is kept depends on the dispatch:
 //
@@ -39,6 +41,7 @@
 #include "MemcoroInternal.h"
 #include "split/SplitInternal.h"
 #include "split/ClaimTests.h"
+#include "split/FloatUpdates.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
@@ -240,7 +243,6 @@ public:
 
 private:
   void findFirstWriterWins();
-  bool isOwnSlot(const llvm::LoadInst &Load) const;
   /// The phase an instruction runs in under lockstep: how many suspension
   /// points come before it.
   unsigned phaseOf(Instruction *I) const {
@@ -264,7 +266,7 @@ private:
 /// `parent[u]` for the loop's own counter u (GAP's bottom-up step: `if
 /// (parent[u] < 0) ... parent[u] = v`): each iteration reads and writes an
 /// element no other iteration touches, so no test of it races another.
-bool OrderedPlanner::isOwnSlot(const LoadInst &Load) const {
+bool memcoro::isIterationsOwnElement(const SplitAnalyses &A, const Loop &L, const LoadInst &Load) {
   std::optional<APInt> Step = constantStepIn(A.SE, L, const_cast<Value *>(Load.getPointerOperand()));
   return Step && Step->abs().uge(A.DL.getTypeStoreSize(Load.getType()).getFixedValue());
 }
@@ -291,7 +293,7 @@ void OrderedPlanner::findFirstWriterWins() {
     if (!Load || Load->isVolatile())
       continue;
     Value *Ptr = Load->getPointerOperand();
-    if (isOwnSlot(*Load)) {
+    if (isIterationsOwnElement(A, L, *Load)) {
       LLVM_DEBUG(dbgs() << "memcoro-split: test of the iteration's own element" << *Load << " needs no order\n");
       continue;
     }
@@ -396,6 +398,14 @@ std::optional<SerialReason> OrderedPlanner::run() {
   for (Instruction *Start : Plan.RegisterAppendStarts)
     Plan.Ordered.push_back({OrderedPoint::RegisterAppend, Start, nullptr});
   findFirstWriterWins();
+  for (auto [Load, Store] : findOrderSensitiveFloatUpdates(A, Plan)) {
+    Plan.Ordered.push_back({OrderedPoint::FloatUpdate, Load, Store});
+    // In iteration order, the update meets no other iteration's out of
+    // order: nothing about it is left to the pragma's promise.
+    erase_if(Plan.Assumed, [&](const AssumedIndependent &Pair) {
+      return Pair.Store == Store && (Pair.Other == Store || Pair.Other == Load);
+    });
+  }
   if (UnorderedClaim)
     return SerialReason{"UnorderedClaim",
                         "a first-writer-wins test (" + accessPlace(*UnorderedClaim) + ")" +
