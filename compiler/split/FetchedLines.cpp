@@ -253,7 +253,11 @@ public:
     for (Instruction *E : Accesses) {
       if (E == Late || !A.DT.dominates(E, UsePoint))
         continue;
-      FieldOffsets Got = fieldOffsets(accessedPointer(*E), A.DL);
+      // The pointer itself, however it is computed (a std::vector<bool>
+      // word whose address selects -8 for a negative index): read, then
+      // written back through a phi of the paths' pointers.
+      Value *Ptr = accessedPointer(*E);
+      FieldOffsets Got = Ptr == V ? FieldOffsets{V, {0}} : fieldOffsets(Ptr, A.DL);
       if (Got.Offsets.size() != 1 || !withinLineOf(Wanted, Got))
         continue;
       noteOtherGranules(Wanted, E, A.DL, Extra);
