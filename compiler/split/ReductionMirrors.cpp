@@ -16,10 +16,21 @@
 // its new value. Then the lowering's one store of the total after the loop
 // leaves the slot as the serial loop leaves it.
 //
+// A counter in a global or a member is the same shape once GVN has carried
+// it in a register: `if (keys[h] == q) g_hits++;` reads g_hits before the
+// loop and stores it where it counts. The place holds the entering total
+// when that read is the value entering the loop and nothing on the way from
+// it to the loop may write the place; inside the loop only the mirror may
+// write it, and no call may read it (a call in place would see the total
+// before the loop's end). A load of the loop that may read it is the
+// contract's (iterations do not depend on each other through memory).
+//
 //===----------------------------------------------------------------------===//
 #include "split/SplitInternal.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
@@ -80,6 +91,48 @@ static bool heldOnEntry(const SplitAnalyses &A, const Loop &L, const Reduction &
   return true;
 }
 
+/// Whether the place of \p R, not a stack slot, holds the total the loop
+/// starts with, and only the mirror touches it in the loop (see the banner).
+static bool placeHoldsTotal(const SplitAnalyses &A, const Loop &L, const Reduction &R) {
+  BasicBlock *Preheader = L.getLoopPreheader();
+  StoreInst *Mirror = R.Mirrors.front();
+  MemoryLocation Place = MemoryLocation::get(Mirror);
+  auto *Entering = dyn_cast<LoadInst>(R.Phi->getIncomingValueForBlock(Preheader));
+  if (!Entering || !Entering->isSimple() || L.contains(Entering) ||
+      byteDistance(Entering->getPointerOperand(), Mirror->getPointerOperand(), A.DL) != 0 ||
+      !A.DT.dominates(Entering, Preheader->getTerminator())) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: the total does not enter the loop as a read of its place\n");
+    return false;
+  }
+  auto writes = [&](Instruction &I) { return I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Place)); };
+  // From the read to the loop: the rest of its block, then every block on a
+  // way from there to the preheader.
+  for (Instruction *I = Entering->getNextNode(); I; I = I->getNextNode())
+    if (writes(*I))
+      return false;
+  SmallPtrSet<BasicBlock *, 1> Header = {L.getHeader()};
+  SmallVector<BasicBlock *, 8> Work(successors(Entering->getParent()));
+  SmallPtrSet<BasicBlock *, 8> Seen;
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (BB == L.getHeader() || !Seen.insert(BB).second ||
+        !isPotentiallyReachable(BB, Preheader, &Header, &A.DT, &A.LI))
+      continue;
+    if (BB == Entering->getParent() || any_of(*BB, writes)) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the total's place may be written between its read and the loop\n");
+      return false;
+    }
+    append_range(Work, successors(BB));
+  }
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (&I != Mirror && (writes(I) || (isa<CallBase>(I) && isRefSet(A.AA.getModRefInfo(&I, Place))))) {
+        LLVM_DEBUG(dbgs() << "memcoro-split: the total's place is touched in the loop by" << I << "\n");
+        return false;
+      }
+  return true;
+}
+
 bool memcoro::conditionalMirrorKeepsTotal(const SplitAnalyses &A, const Loop &L, const Reduction &R) {
   BasicBlock *Preheader = L.getLoopPreheader(), *Latch = L.getLoopLatch();
   auto *Slot = dyn_cast_or_null<AllocaInst>(R.MirrorPlace);
@@ -91,7 +144,7 @@ bool memcoro::conditionalMirrorKeepsTotal(const SplitAnalyses &A, const Loop &L,
   auto endsProgram = [&](BasicBlock *BB) {
     return all_of(successors(BB), [&](BasicBlock *S) { return L.contains(S) || blockEndsProgram(S); });
   };
-  if (!Preheader || !Latch || !Slot || R.Mirrors.size() != 1 || !is_contained(Exiting, Latch) ||
+  if (!Preheader || !Latch || !R.MirrorPlace || R.Mirrors.size() != 1 || !is_contained(Exiting, Latch) ||
       !all_of(Exiting, [&](BasicBlock *BB) { return BB == Latch || endsProgram(BB); }))
     return false;
   StoreInst *Mirror = R.Mirrors.front();
@@ -104,6 +157,8 @@ bool memcoro::conditionalMirrorKeepsTotal(const SplitAnalyses &A, const Loop &L,
   for (unsigned In = 0; In < Merge->getNumIncomingValues(); ++In)
     if (!heldInLoop(A, L, R, Merge->getIncomingValue(In), Merge->getIncomingBlock(In), InLoop))
       return false;
+  if (!Slot)
+    return placeHoldsTotal(A, L, R);
   // The slot holds the entering total: no write of it (nor a use that hands
   // its address on) may run before the loop or inside it but the mirror and
   // one store that dominates the loop.
