@@ -678,6 +678,19 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
       continue;
     if (auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(&Phi));
         AR && AR->getLoop() == &L && AR->isAffine()) {
+      // `total++` under reduction(+ : total) steps like an induction, but
+      // its private copy is stored in every iteration: as a reduction, that
+      // store is a mirror the lowering makes once, after the loop.
+      Value *Next = Phi.getIncomingValueForBlock(Plan.Latch);
+      bool Mirrored = any_of(Next->users(), [&](User *U) {
+        auto *Store = dyn_cast<StoreInst>(U);
+        return Store && Store->getValueOperand() == Next && L.contains(Store);
+      });
+      Reduction R;
+      if (Mirrored && recogniseReduction(&Phi, R)) {
+        Plan.Reductions.push_back(R);
+        continue;
+      }
       SCEVExpander Probe(A.SE, A.DL, "memcoro");
       if (Probe.isSafeToExpand(AR->getStart()) && Probe.isSafeToExpand(AR->getStepRecurrence(A.SE))) {
         Plan.Inductions.push_back(&Phi);

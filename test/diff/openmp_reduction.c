@@ -1,4 +1,4 @@
-// openmp_reduction: `reduction(+: error)` over a double permits reassociating that sum, without -fopenmp (the directive is an ignored pragma that memcoro still reads) and, as diff-openmp/openmp_reduction.c, with it (the private copy the runtime combines is kept in memory too) (issue 17, item 3). The second loop is NPB CG's product, `sum += a[k] * z[colidx[k]]`, which clang contracts into llvm.fmuladd by default: a reduction too.
+// openmp_reduction: `reduction(+: error)` over a double permits reassociating that sum, without -fopenmp (the directive is an ignored pragma that memcoro still reads) and, as diff-openmp/openmp_reduction.c, with it (the private copy the runtime combines is kept in memory too) (issue 17, item 3). The second loop is NPB CG's product, `sum += a[k] * z[colidx[k]]`, which clang contracts into llvm.fmuladd by default: a reduction too. The third counts every lookup with `total++` beside a sum: with -fopenmp the count's private copy, stored in every iteration, steps like an induction variable, and the store kept the loop serial ("writes one location in every iteration"); it is a reduction whose copy is stored once after the loop.
 #include "common.h"
 enum { TABLE = 1 << 15 };
 static double T[TABLE];
@@ -25,5 +25,17 @@ int main(int argc, char **argv) {
   for (int k = 0; k < n; k++)
     sum = sum + a[k] * T[idx[k]];
   printf("%.4f\n", sum);
+  // Keys of the private copies' type: the loop's loads may read them, so
+  // LICM leaves their stores in the loop.
+  long *keys = diff_alloc(sizeof *keys * TABLE);
+  for (int k = 0; k < TABLE; ++k) keys[k] = (long)(diff_rand() >> 1);
+  long total = 0, big = 0;
+#pragma omp parallel for reduction(+ : total, big) num_threads(2)
+#pragma memcoro parallel(N)
+  for (size_t k = 0; k < (size_t)n; k++) {
+    total++;
+    big += keys[idx[k]] >> 40;
+  }
+  printf("%ld %ld\n", total, big);
   return 0;
 }
