@@ -190,29 +190,47 @@ struct Clauses {
 /// \p PragmaLoc, or "" when that is no OpenMP directive, read from the source
 /// text: with -fopenmp the parser has consumed that directive, without it the
 /// directive is an ignored pragma, and its clauses mean the same either way.
+/// Blank lines, comment lines and the opening of a conditional that holds
+/// the pragma (`#ifdef USE_MEMCORO`) may come between: what lies above the
+/// opening is as active as the pragma itself. A closing `#endif` may not (the
+/// directive above it may be one the preprocessor skipped).
 std::string precedingOpenMPDirective(const SourceManager &SM, SourceLocation PragmaLoc) {
   if (PragmaLoc.isMacroID())
     return "";
   auto [File, Offset] = SM.getDecomposedLoc(PragmaLoc);
   StringRef Text = SM.getBufferData(File);
-  // The logical line before the pragma's: physical lines joined where the
-  // one before ends in a backslash; blank lines between are skipped.
   size_t LineStart = Text.rfind('\n', Offset); // rfind looks strictly before Offset
   if (LineStart == StringRef::npos || !Text.slice(LineStart + 1, Offset).trim().empty())
     return "";
-  std::string Directive;
+  // The logical line ending at End: physical lines joined where the one
+  // before ends in a backslash. End moves to the start of it.
+  auto logicalLineBefore = [&](size_t &End) {
+    std::string Line;
+    while (End != StringRef::npos && End > 0) {
+      size_t Start = Text.rfind('\n', End);
+      StringRef Physical = Text.slice(Start == StringRef::npos ? 0 : Start + 1, End).rtrim();
+      End = Start;
+      Line = (Physical.ends_with("\\") ? Physical.drop_back() : Physical).str() + " " + Line;
+      if (Start == StringRef::npos || !Text.slice(0, Start).rtrim().ends_with("\\"))
+        break;
+    }
+    return StringRef(Line).trim().str();
+  };
+  auto opensConditional = [](StringRef Line) {
+    if (!Line.consume_front("#"))
+      return false;
+    Line = Line.ltrim();
+    return Line.starts_with("ifdef") || Line.starts_with("ifndef") ||
+           (Line.starts_with("if") && (Line.size() == 2 || !isalnum(Line[2])));
+  };
   size_t End = LineStart;
+  std::string Directive;
   while (End != StringRef::npos && End > 0) {
-    size_t Start = Text.rfind('\n', End);
-    StringRef Line = Text.slice(Start == StringRef::npos ? 0 : Start + 1, End).rtrim();
-    End = Start;
-    if (Line.empty() && Directive.empty())
-      continue;
-    Directive = (Line.ends_with("\\") ? Line.drop_back() : Line).str() + " " + Directive;
-    if (Start == StringRef::npos || !Text.slice(0, Start).rtrim().ends_with("\\"))
+    Directive = logicalLineBefore(End);
+    if (!Directive.empty() && !StringRef(Directive).starts_with("//") && !opensConditional(Directive))
       break;
   }
-  StringRef D = StringRef(Directive).trim();
+  StringRef D = Directive;
   if (!D.consume_front("#"))
     return "";
   D = D.ltrim();
