@@ -168,7 +168,9 @@ struct Clauses {
   llvm::SmallVector<llvm::SmallVector<Token, 1>, 4> RemoteNames;
   /// How the marker reaches each name's elements: as it is (a pointer or
   /// array), through `.data()`, or through `&(...)[0]` (a container).
-  enum class Form { AsIs, Data, Subscript };
+  /// Deferred: a member declared after the member function whose body is
+  /// lexed ahead of parsing, its type unknown here (see appendMarker).
+  enum class Form { AsIs, Data, Subscript, Deferred };
   llvm::SmallVector<Form, 4> RemoteForms;
   SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
   /// "+", "*" or "+*": the floating-point reductions whose reassociation the
@@ -887,6 +889,13 @@ private:
       // it are known, so a container among them is still recognised.
       for (const auto &[Path, Form] : llvm::zip(C.RemoteNames, C.RemoteForms)) {
         LookupResult R = lookupInCurrentScope(*S, Path.front());
+        // Declared further down the class (private members at the end, as
+        // classes are written): the body is parsed once the class is
+        // complete, and the elements' address is chosen by the type then.
+        if (R.empty() && Path.front().isNot(tok::kw_this)) {
+          Form = Clauses::Form::Deferred;
+          continue;
+        }
         if (auto *VD = R.isSingleResult() ? dyn_cast<ValueDecl>(R.getFoundDecl()) : nullptr)
           if (QualType T = pathType(*S, VD->getType().getNonReferenceType(), Path, Path.front().getLocation());
               !T.isNull())
@@ -997,6 +1006,92 @@ private:
     return false;
   }
 
+  /// The elements' address of a remote() path whose type is known only
+  /// when the body is parsed, chosen then:
+  ///   [&](auto &&__memcoro_m) -> const volatile void * {
+  ///     if constexpr (__is_class(__remove_cvref(decltype(__memcoro_m))))
+  ///       return __memcoro_m.data();
+  ///     else
+  ///       return &__memcoro_m[0];
+  ///   }(path)
+  /// (a pointer's or an array's first element, a container's data()).
+  /// Before C++17, without if constexpr, `&(path)[0]`: a pointer, an array,
+  /// std::vector and std::array alike. Disabled, the marker is only checked
+  /// inside sizeof, where no lambda may appear: `sizeof(path)` names it.
+  static void deferredElements(Preprocessor &PP, llvm::ArrayRef<Token> Path, bool Disabled,
+                               llvm::SmallVectorImpl<Token> &Out) {
+    SourceLocation Loc = Path.front().getLocation();
+    auto Punct = [&](tok::TokenKind K) { Out.push_back(bareToken(K, Loc)); };
+    if (Disabled) {
+      Punct(tok::kw_sizeof);
+      Punct(tok::l_paren);
+      Out.append(Path.begin(), Path.end());
+      Punct(tok::r_paren);
+      return;
+    }
+    if (!PP.getLangOpts().CPlusPlus17) {
+      Punct(tok::amp);
+      Punct(tok::l_paren);
+      Out.append(Path.begin(), Path.end());
+      Punct(tok::r_paren);
+      Punct(tok::l_square);
+      Out.push_back(literal(PP, "0", tok::numeric_constant, Loc));
+      Punct(tok::r_square);
+      return;
+    }
+    auto Words = [&](std::initializer_list<StringRef> Spellings) {
+      for (StringRef Spelling : Spellings) {
+        IdentifierInfo *II = PP.getIdentifierInfo(Spelling);
+        Punct(II->getTokenID());
+        Out.back().setIdentifierInfo(II);
+      }
+    };
+    Punct(tok::l_paren);
+    Punct(tok::l_square);
+    Punct(tok::amp);
+    Punct(tok::r_square);
+    Punct(tok::l_paren);
+    Words({"auto"});
+    Punct(tok::ampamp);
+    Words({"__memcoro_m"});
+    Punct(tok::r_paren);
+    Punct(tok::arrow);
+    Words({"const", "volatile", "void"});
+    Punct(tok::star);
+    Punct(tok::l_brace);
+    Words({"if", "constexpr"});
+    Punct(tok::l_paren);
+    Words({"__is_class"});
+    Punct(tok::l_paren);
+    Words({"__remove_cvref"});
+    Punct(tok::l_paren);
+    Words({"decltype"});
+    Punct(tok::l_paren);
+    Words({"__memcoro_m"});
+    Punct(tok::r_paren);
+    Punct(tok::r_paren);
+    Punct(tok::r_paren);
+    Punct(tok::r_paren);
+    Words({"return", "__memcoro_m"});
+    Punct(tok::period);
+    Words({"data"});
+    Punct(tok::l_paren);
+    Punct(tok::r_paren);
+    Punct(tok::semi);
+    Words({"else", "return"});
+    Punct(tok::amp);
+    Words({"__memcoro_m"});
+    Punct(tok::l_square);
+    Out.push_back(literal(PP, "0", tok::numeric_constant, Loc));
+    Punct(tok::r_square);
+    Punct(tok::semi);
+    Punct(tok::r_brace);
+    Punct(tok::r_paren);
+    Punct(tok::l_paren);
+    Out.append(Path.begin(), Path.end());
+    Punct(tok::r_paren);
+  }
+
   /// Appends `if (((void)__builtin_annotation(...), ..., 0)) {} else` to the
   /// loop head (see the banner for the exact shape).
   void appendMarker(Preprocessor &PP, SourceLocation PragmaLoc,
@@ -1048,6 +1143,11 @@ private:
       // A container's elements: `(path).data()` or `&(path)[0]`.
       SourceLocation Loc = Path.front().getLocation();
       llvm::SmallVector<Token, 8> Value;
+      if (Form == Clauses::Form::Deferred) {
+        deferredElements(PP, Path, State->Disabled, Value);
+        Annotation({"unsigned", "long"}, Value, (RemoteMarker + " " + spell(Path)).str(), Loc);
+        continue;
+      }
       if (Form == Clauses::Form::Subscript)
         Value.push_back(bareToken(tok::amp, Loc));
       if (Form != Clauses::Form::AsIs)
@@ -1314,7 +1414,8 @@ private:
   void checkRemote(const Expr *Name) {
     const Expr *E = Name->IgnoreParenImpCasts();
     QualType T = E->getType();
-    if (T->isPointerType() || T->isArrayType())
+    // A member declared later, named by sizeof under -fno-memcoro.
+    if (T->isPointerType() || T->isArrayType() || isa<UnaryExprOrTypeTraitExpr>(E))
       return;
     error(E->getBeginLoc(), State.Ids.NotPointer, E->getSourceRange(),
           {asWritten(Name), quoted(T)});

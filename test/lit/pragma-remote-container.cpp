@@ -1,9 +1,11 @@
 // remote() names a container as users hold their big arrays: a std::vector
 // (a local, a parameter, a member path, a member of the class whose member
-// function is defined inside it), or any class with operator[]. The marker
-// reaches its elements through data() or &c[0]; a class with neither is
-// still an error (issue 17, item 10).
+// function is defined inside it, also one declared below that function,
+// as private members are), or any class with operator[]. The marker reaches
+// its elements through data() or &c[0]; a class with neither is still an
+// error (issue 17, item 10).
 // RUN: %memcoro-cxx -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | %FileCheck %s --implicit-check-not="left serial"
+// RUN: %memcoro-cxx -std=c++14 -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | %FileCheck %s --implicit-check-not="left serial" --implicit-check-not=warning
 // RUN: %memcoro-cxx -fno-memcoro -O2 -c %s -o /dev/null
 // RUN: not %memcoro-cxx -fsyntax-only -DBAD %s 2>&1 | %FileCheck %s --check-prefix=BAD
 #include <cstdint>
@@ -55,7 +57,25 @@ int64_t subscript(Buffer b, const std::vector<uint32_t> &idx) {
   return s;
 }
 
-int64_t use(Table &t, const std::vector<uint32_t> &idx) { return t.sum(idx); }
+// The member is declared after the function: the body is lexed while the
+// class is parsed, and its elements' address is chosen when it is parsed.
+class Later {
+public:
+  int64_t sum(const std::vector<uint32_t> &idx) const {
+    int64_t s = 0;
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE+1]]:1: remark: loop marked for coroutine interleaving: parallel(8), remote(rows_, cells_)
+#pragma memcoro parallel(8) remote(rows_, cells_)
+    for (uint32_t i : idx) s += rows_[i] + cells_[i & 7];
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE-1]]:5: remark: loop turned into 8 interleaved coroutines
+    return s;
+  }
+
+private:
+  std::vector<int64_t> rows_;
+  int64_t cells_[8];
+};
+
+int64_t use(Table &t, Later &l, const std::vector<uint32_t> &idx) { return t.sum(idx) + l.sum(idx); }
 
 #ifdef BAD
 struct Opaque {
