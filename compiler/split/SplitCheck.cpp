@@ -37,6 +37,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -54,6 +55,7 @@ STATISTIC(NumCheckedLoops, "Number of interleaved loops instrumented for -memcor
 STATISTIC(NumCheckedAccesses, "Number of memory accesses reported to the -memcoro-check runtime");
 STATISTIC(NumUpdates, "Number of commutative read-modify-writes checked as updates");
 STATISTIC(NumPrivateUnchecked, "Number of accesses to slot-private stack memory left unchecked");
+STATISTIC(NumUncheckedCalls, "Number of calls in place whose writes -memcoro-check does not see");
 
 static cl::opt<bool> CheckAccesses(
     "memcoro-check", cl::Hidden, cl::init(false),
@@ -83,6 +85,7 @@ public:
 private:
   void collect(Instruction &I, SmallVectorImpl<CheckedAccess> &Out);
   void findUpdates();
+  void warnUncheckedCalls();
   bool isPrivate(Value *P) const;
   Constant *fileName(const DILocation *Loc);
   Constant *loopDescriptor();
@@ -260,9 +263,29 @@ void CheckInstrumenter::run(IRBuilder<> &IB, Value *K) {
   }
   NumCheckedAccesses += Checked;
   ++NumCheckedLoops;
+  warnUncheckedCalls();
   LLVM_DEBUG(dbgs() << "memcoro-split: -memcoro-check: loop " << Plan.Header->getName() << " in "
                     << A.F.getName() << ": " << Checked << " of " << Accesses.size()
                     << " accesses reported to the runtime\n");
+}
+
+/// A call run in place that may write memory (not only its own hidden
+/// state, not input or output, which runs in iteration order, nor a lock)
+/// writes what the runtime never hears of: `Get(key, &value)` into an object
+/// outside the loop, a list's splice, a call through a pointer. The checking
+/// build says so where it is built, rather than pass in silence.
+void CheckInstrumenter::warnUncheckedCalls() {
+  for (CallBase *Call : Plan.CallsInPlace) {
+    if (Call->onlyReadsMemory() || Call->onlyAccessesInaccessibleMemory() || isInputOutputCall(*Call) ||
+        takesLock(*Call))
+      continue;
+    ++NumUncheckedCalls;
+    Ctx.diagnose(DiagnosticInfoOptimizationFailure(
+        A.F, Call->getDebugLoc(),
+        "-fmemcoro-check does not see the memory written inside the call to " + calleeName(*Call) +
+            ", which runs in place in the interleaved loop: iterations that depend on each other through it "
+            "are not reported"));
+  }
 }
 
 void memcoro::instrumentForCheck(const SplitAnalyses &A, const LoopPlan &Plan, IRBuilder<> &IterStart, Value *K) {
