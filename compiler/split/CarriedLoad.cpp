@@ -227,10 +227,17 @@ bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINo
       Assumed = const_cast<Instruction *>(&I);
       return true;
     }
-    if (!Store || !Store->isSimple() || A.AA.isMustAlias(MemoryLocation::get(Store), Read))
+    // An atomic update of another object (a CSR push's degree count beside
+    // the offsets it walks) is judged as a store is: the contract lets
+    // iterations meet only through atomics, never a plain read.
+    const Value *Written = Store && Store->isSimple()    ? Store->getPointerOperand()
+                     : isa<AtomicRMWInst>(&I)            ? cast<AtomicRMWInst>(I).getPointerOperand()
+                     : isa<AtomicCmpXchgInst>(&I)        ? cast<AtomicCmpXchgInst>(I).getPointerOperand()
+                                                         : nullptr;
+    if (!Written || A.AA.isMustAlias(MemoryLocation::getBeforeOrAfter(Written), Read))
       return false;
     SmallVector<const Value *, 4> Objects;
-    getUnderlyingObjects(Store->getPointerOperand(), Objects, &A.LI);
+    getUnderlyingObjects(Written, Objects, &A.LI);
     if (any_of(Objects, [&](const Value *O) { return O == Offsets || isa<PHINode>(O) || isa<SelectInst>(O); }))
       return false;
     Assumed = const_cast<Instruction *>(&I);
