@@ -238,10 +238,16 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
       case OrderedPoint::FirstWriterWins:
         R << "first-writer-wins test runs in iteration order, so the first iteration in serial order wins";
         break;
-      case OrderedPoint::FloatUpdate:
-        R << "floating-point update runs in iteration order, from this read of the element to the iteration's "
-             "end: other iterations may update the same element, and without reassociation (-ffast-math, or an "
-             "OpenMP reduction clause) the rounding of each sum depends on the order";
+      case OrderedPoint::OrderedUpdate:
+        if (P.At->getType()->isFloatingPointTy())
+          R << "floating-point update runs in iteration order, from this read of the element to the iteration's "
+               "end: other iterations may update the same element, and the rounding of a sum, or a minimum's NaN "
+               "and signed zeros, make the result depend on the order (unless -ffast-math, or an OpenMP "
+               "reduction clause, allows reassociation)";
+        else
+          R << "minimum or maximum that also writes other memory (an argmin's index) runs in iteration order, "
+               "from this read of the element to the iteration's end: among equal values the first iteration "
+               "in serial order wins";
         break;
       case OrderedPoint::InputOutput:
         R << "call to " << calleeName(*cast<CallBase>(P.At))

@@ -38,27 +38,78 @@ using namespace memcoro;
 
 #define DEBUG_TYPE "memcoro-split"
 
-/// The operand of \p V that is a load of \p Place, if \p V updates it in a
-/// way whose result depends on the order the updates are applied in: an
-/// addition, a subtraction from it, a multiplication, or a contracted
-/// `x * y + acc`, rounded and not allowed to reassociate.
-static LoadInst *updatedLoad(Value *V, const Value *Place, const DataLayout &DL) {
-  auto *I = dyn_cast<Instruction>(V);
-  if (!I || !isa<FPMathOperator>(I) || I->hasAllowReassoc())
-    return nullptr;
-  SmallVector<Value *, 2> Updated;
-  if (auto *BO = dyn_cast<BinaryOperator>(I)) {
-    if (BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FMul)
-      Updated = {BO->getOperand(0), BO->getOperand(1)};
-    else if (BO->getOpcode() == Instruction::FSub)
-      Updated = {BO->getOperand(0)};
-  } else if (auto *II = dyn_cast<IntrinsicInst>(I);
-             II && (II->getIntrinsicID() == Intrinsic::fmuladd || II->getIntrinsicID() == Intrinsic::fma)) {
-    Updated = {II->getArgOperand(2)};
-  }
-  for (Value *Op : Updated)
+/// A load of \p Place among \p Candidates.
+static LoadInst *loadOf(ArrayRef<Value *> Candidates, const Value *Place, const DataLayout &DL) {
+  for (Value *Op : Candidates)
     if (auto *Load = dyn_cast<LoadInst>(Op); Load && byteDistance(Load->getPointerOperand(), Place, DL) == 0)
       return Load;
+  return nullptr;
+}
+
+/// Whether a floating-point comparison or choice may see a NaN or a signed
+/// zero: then keeping the smaller (or larger) of two values depends on which
+/// came first (`v < m` keeps m when v is NaN; -0.0 and +0.0 compare equal).
+static bool seesNaNOrSignedZero(const Instruction *I) {
+  return !(isa<FPMathOperator>(I) && I->hasNoNaNs() && I->hasNoSignedZeros());
+}
+
+/// The load of the place \p Store writes, if \p Store updates it in a way
+/// whose result depends on the order the updates are applied in: an
+/// addition, a subtraction from it, a multiplication, or a contracted
+/// `x * y + acc`, rounded and not allowed to reassociate; or keeping the
+/// smaller or larger value (`m = m > v ? m : v`, `if (v < m) m = v`,
+/// fmin/fmax), which NaN and signed zeros make order-dependent.
+static LoadInst *updatedLoad(StoreInst &Store, const DataLayout &DL) {
+  Value *V = Store.getValueOperand();
+  const Value *Place = Store.getPointerOperand();
+  // `if (v < m[g]) m[g] = v`: the store's block is one side of a test of the
+  // loaded value. With another write on that side (an argmin's `arg[g] =
+  // i`), of any type, equal values leave the first iteration's index in
+  // serial order and another's interleaved.
+  if (const BasicBlock *Guard = Store.getParent()->getSinglePredecessor())
+    if (auto *Br = dyn_cast<BranchInst>(Guard->getTerminator()); Br && Br->isConditional())
+      if (auto *Cmp = dyn_cast<CmpInst>(Br->getCondition()); Cmp && is_contained(Cmp->operands(), V)) {
+        bool WritesMore = any_of(*Store.getParent(), [&](const Instruction &I) {
+          return &I != &Store && I.mayWriteToMemory();
+        });
+        if (WritesMore || (isa<FCmpInst>(Cmp) && seesNaNOrSignedZero(Cmp)))
+          if (LoadInst *Load = loadOf({Cmp->getOperand(0), Cmp->getOperand(1)}, Place, DL))
+            return Load;
+      }
+  if (!V->getType()->isFloatingPointTy())
+    return nullptr;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return nullptr;
+  if (auto *Sel = dyn_cast<SelectInst>(I)) {
+    auto *Cmp = dyn_cast<FCmpInst>(Sel->getCondition());
+    if (Cmp && (seesNaNOrSignedZero(Cmp) || seesNaNOrSignedZero(Sel)))
+      if (LoadInst *Load = loadOf({Sel->getTrueValue(), Sel->getFalseValue()}, Place, DL);
+          Load && is_contained(Cmp->operands(), Load))
+        return Load;
+    return nullptr;
+  }
+  if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fmuladd:
+    case Intrinsic::fma:
+      return II->hasAllowReassoc() ? nullptr : loadOf({II->getArgOperand(2)}, Place, DL);
+    case Intrinsic::minnum:
+    case Intrinsic::maxnum:
+    case Intrinsic::minimum:
+    case Intrinsic::maximum:
+      return seesNaNOrSignedZero(II) ? loadOf({II->getArgOperand(0), II->getArgOperand(1)}, Place, DL) : nullptr;
+    default:
+      return nullptr;
+    }
+  }
+  auto *BO = dyn_cast<BinaryOperator>(I);
+  if (!BO || BO->hasAllowReassoc())
+    return nullptr;
+  if (BO->getOpcode() == Instruction::FAdd || BO->getOpcode() == Instruction::FMul)
+    return loadOf({BO->getOperand(0), BO->getOperand(1)}, Place, DL);
+  if (BO->getOpcode() == Instruction::FSub)
+    return loadOf({BO->getOperand(0)}, Place, DL);
   return nullptr;
 }
 
@@ -98,7 +149,7 @@ memcoro::findOrderSensitiveFloatUpdates(const SplitAnalyses &A, const LoopPlan &
       auto *Store = dyn_cast<StoreInst>(&I);
       if (!Store || !Store->isSimple())
         continue;
-      LoadInst *Load = updatedLoad(Store->getValueOperand(), Store->getPointerOperand(), A.DL);
+      LoadInst *Load = updatedLoad(*Store, A.DL);
       if (!Load || !Load->isSimple() || !L.contains(Load) || !A.DT.dominates(Load, Store))
         continue;
       if (isIterationsOwnElement(A, L, *Load) || readsOwnRow(A, L, *Load)) {

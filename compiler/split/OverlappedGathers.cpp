@@ -114,7 +114,7 @@ bool memcoro::overlapsGathers(const SplitAnalyses &A, const LoopPlan &Plan) {
   // A floating-point update kept in iteration order (COO SpMV's y[row[k]] +=)
   // is in order in the serial loop too.
   bool OrderedOtherThanUpdates = any_of(Plan.Ordered, [](const OrderedPoint &P) {
-    return P.What != OrderedPoint::FloatUpdate;
+    return P.What != OrderedPoint::OrderedUpdate;
   });
   if (Plan.Suspensions.empty() || !L.getSubLoops().empty() || OrderedOtherThanUpdates || !Plan.Locked.empty() ||
       L.getExitingBlock() != L.getLoopLatch())

@@ -185,6 +185,10 @@ unsigned memcoro::commutativeUpdateKind(const LoadInst &L, const StoreInst &S) {
   auto *Br = Guard ? dyn_cast<BranchInst>(Guard->getTerminator()) : nullptr;
   if (!Br || !Br->isConditional())
     return 0;
+  // Another write behind the test (an argmin's index) is decided by which
+  // iteration's value wins among equal ones: no commutative update.
+  if (any_of(*S.getParent(), [&](const Instruction &I) { return &I != &S && I.mayWriteToMemory(); }))
+    return 0;
   unsigned Kind = keepKind(Br->getCondition(), V, /*StoreWhenTrue=*/Br->getSuccessor(0) == S.getParent());
   return Kind && readOnlyBy(&L, {Br->getCondition()}) ? Kind : 0;
 }

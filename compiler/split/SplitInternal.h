@@ -171,7 +171,7 @@ struct CarriedLoad {
 /// Code that must run in iteration order: iteration k may run it only after
 /// every iteration before k has run its own (CoroAMU's sequential category).
 struct OrderedPoint {
-  enum Kind { Region, Append, FirstWriterWins, BufferAppend, RegisterAppend, InputOutput, FloatUpdate };
+  enum Kind { Region, Append, FirstWriterWins, BufferAppend, RegisterAppend, InputOutput, OrderedUpdate };
   Kind What;
   /// The first instruction that needs the turn: a region's marker, the first
   /// read or increment of a counter in its block, the test's load.

@@ -399,7 +399,7 @@ std::optional<SerialReason> OrderedPlanner::run() {
     Plan.Ordered.push_back({OrderedPoint::RegisterAppend, Start, nullptr});
   findFirstWriterWins();
   for (auto [Load, Store] : findOrderSensitiveFloatUpdates(A, Plan)) {
-    Plan.Ordered.push_back({OrderedPoint::FloatUpdate, Load, Store});
+    Plan.Ordered.push_back({OrderedPoint::OrderedUpdate, Load, Store});
     // In iteration order, the update meets no other iteration's out of
     // order: nothing about it is left to the pragma's promise.
     erase_if(Plan.Assumed, [&](const AssumedIndependent &Pair) {

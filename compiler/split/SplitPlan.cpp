@@ -458,7 +458,7 @@ void LoopPlan::print(raw_ostream &OS) const {
            : P.What == OrderedPoint::BufferAppend ? "append through memory"
            : P.What == OrderedPoint::RegisterAppend ? "append through a register"
            : P.What == OrderedPoint::InputOutput  ? "input or output"
-           : P.What == OrderedPoint::FloatUpdate  ? "floating-point update"
+           : P.What == OrderedPoint::OrderedUpdate  ? "order-sensitive update"
                                                     : "first-writer-wins")
        << (P.BeforeTurn ? " (tested before the turn)" : "") << ":" << *P.At << "\n";
     if (P.Store)

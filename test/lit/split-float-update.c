@@ -1,6 +1,8 @@
 // Tests split/FloatUpdates.cpp: a floating-point update of an element other
 // iterations may update too runs in iteration order, unless reassociation is
-// allowed (-ffast-math) or the element is the iteration's own.
+// allowed (-ffast-math) or the element is the iteration's own; so do a
+// floating-point minimum or maximum (NaN, signed zeros) and an argmin (the
+// index of the first of equal values), integer or not.
 // RUN: %memcoro-cc -O2 -fno-memcoro-cost-model -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %memcoro-cc -O2 -ffast-math -fno-memcoro-cost-model -Rpass=memcoro -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAST
 #include <stddef.h>
@@ -18,7 +20,7 @@ void chains(size_t n, const int *idx, struct node *const *heads, float *acc) {
     for (const struct node *p = heads[idx[i]]; p; p = p->next)
       acc[p->key] += p->w;
 }
-// CHECK: split-float-update.c:[[@LINE-2]]:{{[0-9]+}}: remark: floating-point update runs in iteration order, from this read of the element to the iteration's end: other iterations may update the same element, and without reassociation (-ffast-math, or an OpenMP reduction clause) the rounding of each sum depends on the order (ring dispatch: an iteration that reaches it before its turn waits)
+// CHECK: split-float-update.c:[[@LINE-2]]:{{[0-9]+}}: remark: floating-point update runs in iteration order, from this read of the element to the iteration's end: other iterations may update the same element, and the rounding of a sum, or a minimum's NaN and signed zeros, make the result depend on the order (unless -ffast-math, or an OpenMP reduction clause, allows reassociation) (ring dispatch: an iteration that reaches it before its turn waits)
 // CHECK: split-float-update.c:[[@LINE-5]]:3: remark: loop turned into 32 interleaved coroutines {{.*}}ring dispatch{{.*}}1 run in iteration order
 // FAST-NOT: floating-point update runs in iteration order
 // FAST: split-float-update.c:[[@LINE-7]]:3: remark: loop turned into 32 interleaved coroutines
@@ -70,3 +72,29 @@ void overlapping(size_t nbags, size_t ddim, const long *offsets, const long *ind
   }
 }
 // CHECK: split-float-update.c:[[@LINE-3]]:{{[0-9]+}}: remark: floating-point update runs in iteration order
+
+// A GROUP BY's minimum and maximum of doubles: `v < m` keeps m when v is NaN,
+// and -0.0 == +0.0.
+void group_minmax(size_t n, const int *grp, const double *v, double *mn, double *mx) {
+#pragma memcoro
+  for (size_t i = 0; i < n; i++) {
+    if (v[i] < mn[grp[i]])
+      mn[grp[i]] = v[i];
+    mx[grp[i]] = mx[grp[i]] > v[i] ? mx[grp[i]] : v[i];
+  }
+}
+// CHECK-DAG: split-float-update.c:[[@LINE-5]]:{{[0-9]+}}: remark: floating-point update runs in iteration order
+// CHECK-DAG: split-float-update.c:[[@LINE-4]]:{{[0-9]+}}: remark: floating-point update runs in iteration order
+// FAST-NOT: floating-point update runs in iteration order
+
+// An integer argmin: the minimum alone commutes, its index does not.
+void argmin(size_t n, const int *grp, const long *v, long *mn, int *arg) {
+#pragma memcoro
+  for (size_t i = 0; i < n; i++)
+    if (v[i] < mn[grp[i]]) {
+      mn[grp[i]] = v[i];
+      arg[grp[i]] = (int)i;
+    }
+}
+// CHECK: split-float-update.c:[[@LINE-5]]:{{[0-9]+}}: remark: minimum or maximum that also writes other memory (an argmin's index) runs in iteration order, from this read of the element to the iteration's end: among equal values the first iteration in serial order wins
+// FAST: split-float-update.c:[[@LINE-6]]:{{[0-9]+}}: remark: minimum or maximum that also writes other memory
