@@ -37,6 +37,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryBuiltins.h"
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/Debug.h"
@@ -50,6 +51,22 @@ using namespace memcoro;
 
 STATISTIC(NumFreedReloads, "Number of values re-read only after a deallocation taken as they enter the loop");
 
+/// Whether \p I writes through the place \p Place itself: a store to it, or a
+/// call given a pointer to it or to the start of the stack slot or global
+/// that holds it.
+static bool writesThePlace(const Instruction &I, const Value *Place, const DataLayout &DL) {
+  const Value *Object = getUnderlyingObject(Place);
+  bool OwnObject = isa<AllocaInst>(Object) || isa<GlobalVariable>(Object);
+  auto isPlace = [&](const Value *Ptr) {
+    return byteDistance(Ptr, Place, DL) == 0 || (OwnObject && getUnderlyingObject(Ptr) == Object);
+  };
+  if (auto *Store = dyn_cast<StoreInst>(&I))
+    return isPlace(Store->getPointerOperand());
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return any_of(Call->args(), [&](const Use &Arg) { return Arg->getType()->isPointerTy() && isPlace(Arg.get()); });
+  return false;
+}
+
 /// Whether every instruction of \p L that may write \p Loc only frees memory,
 /// or runs after every use of \p Web's values in its iteration: a store that
 /// alias analysis cannot tell from the place (an element of the vector,
@@ -57,6 +74,7 @@ STATISTIC(NumFreedReloads, "Number of values re-read only after a deallocation t
 /// a dependence the pragma's promise rules out.
 static bool onlyFreedIn(const Loop &L, const MemoryLocation &Loc, ArrayRef<PHINode *> Web, AAResults &AA,
                         const TargetLibraryInfo &TLI) {
+  const DataLayout &DL = L.getHeader()->getModule()->getDataLayout();
   // The exit test's bound is evaluated once, before the loop, as OpenMP
   // evaluates it (SplitLegality::evaluateBoundOnce): what only computes it
   // is no read of the place in the body.
@@ -84,6 +102,15 @@ static bool onlyFreedIn(const Loop &L, const MemoryLocation &Loc, ArrayRef<PHINo
       auto *Call = dyn_cast<CallBase>(&I);
       if (Call && getFreedOperand(Call, &TLI))
         continue;
+      // A write given the place itself is the loop's own step through memory
+      // (`while (i < n) { ...; inc(&i); }`, an iterator advanced out of
+      // line): the next iteration reads it by design, and no promise covers
+      // it. So is one given the start of the local or global object holding
+      // it (`adv(&it)` for a chunked iterator's position).
+      if (writesThePlace(I, Loc.Ptr, DL)) {
+        LLVM_DEBUG(dbgs() << "memcoro-split: a reloaded place is the loop's own step, written by" << I << "\n");
+        return false;
+      }
       // A store or a call (a vector's _M_realloc_insert, not inlined) after
       // every read: on the pragma's word, no later iteration reads what it
       // wrote. The code after the loop may read it: then the web's last
