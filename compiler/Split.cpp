@@ -32,6 +32,7 @@
 #include "RemoteAccesses.h"
 #include "split/SplitInternal.h"
 
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -50,6 +51,7 @@
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Analysis/DomTreeUpdater.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
@@ -343,8 +345,22 @@ static bool exposeCallsAndCopies(Loop &L, LoopInfo &LI, DominatorTree &DT, Funct
   // The cleanups the loop no longer unwinds to (a local vector's delete of
   // its storage) would still read the loop's values, through LCSSA phis.
   if (Changed) {
+    // A cleanup inside the loop (a sanitized std::function's, which unwinds
+    // back into the body) goes too: LoopInfo must not keep it as a block of
+    // the loop.
+    // Only those: removeUnreachableBlocks would also fold branches (a
+    // sanitizer's `br i1 true`) and delete blocks LoopInfo still holds.
+    df_iterator_default_set<BasicBlock *> Reachable;
+    for (BasicBlock *BB : depth_first_ext(&F.getEntryBlock(), Reachable))
+      (void)BB;
+    SmallVector<BasicBlock *, 8> Unreachable;
+    for (BasicBlock &BB : F)
+      if (!Reachable.contains(&BB)) {
+        LI.removeBlock(&BB);
+        Unreachable.push_back(&BB);
+      }
     DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
-    removeUnreachableBlocks(F, &DTU);
+    DeleteDeadBlocks(Unreachable, &DTU);
     SmallVector<BasicBlock *, 4> Exits;
     L.getExitBlocks(Exits);
     for (BasicBlock *Exit : Exits)
