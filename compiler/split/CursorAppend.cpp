@@ -6,6 +6,8 @@
 //
 //   out[dst[idx]] = t; ++dst[idx];        (a partitioned join's radix_cluster)
 //   pos[i] = cnt[key[i]]++;               (a counting sort's ranks)
+//   *cur[p]++ = t;                        (the same through pointer cursors)
+//   parts[p].push_back(t);                (one std::vector per partition)
 //
 // The counter is a location the loop reads and writes back incremented, at an
 // address that is neither loop-invariant (BufferAppend.cpp's) nor the
@@ -41,12 +43,19 @@ STATISTIC(NumCursorAppends, "Number of appends through a cursor array run in ite
 
 namespace {
 
+/// How far apart two fields of one cursor record may lie (a std::vector's
+/// begin, end and capacity: 24 bytes).
+constexpr int64_t RecordBytes = 64;
+
 /// The store of \p Read's value plus something back into \p Read's location,
-/// dominated by it (the cursor's increment), or null.
+/// dominated by it (the cursor's increment), or null. A pointer cursor steps
+/// by a GEP from it (`*cur[p]++ = t`, a std::vector's end in push_back).
 StoreInst *incrementOf(const SplitAnalyses &A, const Loop &L, LoadInst *Read) {
   for (User *U : Read->users()) {
-    auto *Add = dyn_cast<BinaryOperator>(U);
-    if (!Add || Add->getOpcode() != Instruction::Add || !L.contains(Add))
+    auto *Add = dyn_cast<Instruction>(U);
+    bool Steps = Add && ((Add->getOpcode() == Instruction::Add) ||
+                         (isa<GetElementPtrInst>(Add) && cast<GetElementPtrInst>(Add)->getPointerOperand() == Read));
+    if (!Steps || !L.contains(Add))
       continue;
     for (User *V : Add->users())
       if (auto *Write = dyn_cast<StoreInst>(V);
@@ -89,14 +98,17 @@ void memcoro::recogniseCursorAppends(const SplitAnalyses &A, LoopPlan &Plan) {
         continue;
       // The old value read again for the increment after a store that may
       // alias the counter (out[dst[idx]] = t, then ++dst[idx]): the ticket
-      // is the earlier read of the same place.
+      // is the earlier read of the same place. The other fields of the
+      // cursor's record count too: a vector's capacity, compared with its
+      // end before the append, must not be read before the turn (it would be
+      // the capacity before an earlier iteration's growth).
       SmallVector<LoadInst *, 2> Same;
       for (BasicBlock *Other : L.blocks())
         for (Instruction &J : *Other)
-          if (auto *Again = dyn_cast<LoadInst>(&J); Again && Again != Read && Again->isSimple() &&
-                                                      byteDistance(Again->getPointerOperand(),
-                                                                   Read->getPointerOperand(), A.DL) == 0)
-            Same.push_back(Again);
+          if (auto *Again = dyn_cast<LoadInst>(&J); Again && Again != Read && Again->isSimple())
+            if (std::optional<int64_t> D = byteDistance(Again->getPointerOperand(), Read->getPointerOperand(), A.DL);
+                D && std::abs(*D) < RecordBytes)
+              Same.push_back(Again);
       if (Same.empty() && !oldValueUsed(L, Read, Write))
         continue;
       Reads.push_back(Read);
