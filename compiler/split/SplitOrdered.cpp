@@ -479,6 +479,13 @@ std::optional<SerialReason> memcoro::planOrdered(const SplitAnalyses &A, LoopPla
   // An iteration holding the turn does not yield: when every suspension lay
   // past an append's start (a radix scatter's store), nothing is left to
   // overlap, and a schedule of no phase is no schedule.
+  if (!Why && Plan.Suspensions.empty() && Plan.Ordered.empty() && Plan.ExitAtLaunch) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: every suspension is on the walk that runs at launch\n");
+    return SerialReason{"NothingBeforeTurn",
+                        "every access worth a suspension is on the walk that finds the next iteration (`p = "
+                        "p->next`), which runs in iteration order, at launch: interleaving would overlap nothing",
+                        nullptr};
+  }
   if (!Why && Plan.Suspensions.empty()) {
     LLVM_DEBUG(dbgs() << "memcoro-split: no suspension left before the ordered code\n");
     return SerialReason{"NothingBeforeTurn",

@@ -142,3 +142,15 @@ long mark_walk(struct marked *p, const long *t) {
   return sum;
 }
 // REMARK: split-exit-at-launch.c:[[@LINE-6]]:3: remark: loop turned into 8 interleaved coroutines: {{.*}}; exit test evaluated at launch
+
+// A bare list walk: the chain is the launch; nothing is left to overlap.
+long sum_list(const struct work *p) {
+  long s = 0;
+#pragma memcoro
+  while (p) {
+    s += p->key;
+    p = p->next;
+  }
+  return s;
+}
+// REMARK: split-exit-at-launch.c:[[@LINE-6]]:3: remark: marked loop left serial: every access worth a suspension is on the walk that finds the next iteration (`p = p->next`), which runs in iteration order, at launch: interleaving would overlap nothing
