@@ -122,8 +122,15 @@ std::optional<SerialReason> SplitLegality::checkExits() {
           Plan.Exit = Succ;
     erase_if(Exiting, [&](BasicBlock *BB) { return BB != Plan.Latch; });
   }
-  if (Exiting.size() != 1 || !Plan.Exit || !Br || !Br->isConditional())
+  if (Exiting.size() != 1 || !Plan.Exit || !Br || !Br->isConditional()) {
+    // -Oz leaves loops unrotated (rotation copies the header's test), so
+    // every loop's test stays at its top.
+    if (A.F.hasMinSize() && L.isLoopExiting(L.getHeader()) && !L.isLoopExiting(Plan.Latch))
+      return serial("NotSimplified", "the loop's exit test stays at the top of the body: -Oz (minsize) does not "
+                                     "rotate loops, and memcoro needs the test at the end; build this code with "
+                                     "-Os or -O2 to interleave it");
     return serial("NotSimplified", "the loop's exit is not a single test at the end of the body");
+  }
   return std::nullopt;
 }
 
