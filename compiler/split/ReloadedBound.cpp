@@ -32,7 +32,9 @@ using namespace memcoro;
 /// (a cast, or `sq.shared + sq.shared_out_end`) once the test reads its copy.
 static bool computesNothingRead(const User *U, unsigned Depth = 0) {
   auto *I = dyn_cast<Instruction>(U);
-  if (!I || isa<PHINode>(I) || I->mayHaveSideEffects() || Depth > 4)
+  // A branch reads its condition: an inner loop's guard on `p < end[u]`,
+  // whose base a reload carries, is no dead computation.
+  if (!I || isa<PHINode>(I) || I->isTerminator() || I->mayHaveSideEffects() || Depth > 4)
     return false;
   return all_of(I->users(), [&](const User *V) { return computesNothingRead(V, Depth + 1); });
 }
