@@ -337,8 +337,9 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
 /// The steps before legality that rewrite what the plan sees, shared by the
 /// pass and its printer: unwind edges to std::terminate (TerminateOnThrow.cpp),
 /// values re-read only after a deallocation taken as they enter
-/// (FreedReloads.cpp), small copies as loads and stores (CopiesAsAccesses.cpp)
-/// and small equality compares as loads (ComparesAsAccesses.cpp). All run.
+/// (FreedReloads.cpp), small copies as loads and stores (CopiesAsAccesses.cpp),
+/// small equality compares as loads (ComparesAsAccesses.cpp) and counters
+/// carried through an inner loop read again (ForwardedUpdates.cpp). All run.
 static bool exposeCallsAndCopies(Loop &L, LoopInfo &LI, DominatorTree &DT, Function &F,
                                  FunctionAnalysisManager &FAM) {
   bool Changed = terminateEscapingExceptions(L, LI, DT);
@@ -371,6 +372,7 @@ static bool exposeCallsAndCopies(Loop &L, LoopInfo &LI, DominatorTree &DT, Funct
   Changed |= forwardReloadsAcrossFrees(L, FAM.getResult<AAManager>(F), FAM.getResult<TargetLibraryAnalysis>(F));
   Changed |= expandSmallCopies(L);
   Changed |= expandSmallCompares(L);
+  Changed |= readForwardedUpdatesAgain(L);
   return Changed;
 }
 

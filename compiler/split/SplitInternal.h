@@ -1190,6 +1190,14 @@ llvm::SmallVector<std::pair<uint64_t, unsigned>, 8> byteChunks(uint64_t Len, uns
 /// whether it changed the loop.
 bool forwardReloadsAcrossFrees(llvm::Loop &L, llvm::AAResults &AA, const llvm::TargetLibraryInfo &TLI);
 
+/// Gives each store of a counter GVN carries through an inner loop (a
+/// statistics counter bumped in a chain walk: read once, stepped through
+/// phis, stored at each step) the value read again right before it, so that
+/// each update is a commutative read-modify-write in one step
+/// (ForwardedUpdates.cpp). Run before legality; returns whether it changed
+/// the loop.
+bool readForwardedUpdatesAgain(llvm::Loop &L);
+
 /// Sends every way out of the marked loop \p L by unwinding (invokes to a
 /// landing pad outside it, calls that may throw, made invokes) to one landing
 /// pad that names the loop and calls std::terminate, OpenMP's rule for an
