@@ -1,4 +1,5 @@
 // openmp_vector_bool: a bottom-up step writes `next[u] = found` into a std::vector<bool> under `omp parallel for`. The bit's word is read on the path that sets it and on the one that clears it, and written once through a phi of the two addresses: the plan did not see that the store writes back the word just read, took the store for another far access and yielded between the read and the write, so another iteration's bit in the same word was lost (thousands of wrong bits on one thread). The store needs no suspension: the iteration read its word just before, through the same pointer, so the read-modify-write stays whole.
+// check: conflicts (the bits of one std::vector<bool> word are shared by 64 consecutive iterations: a race under OpenMP too, whose answer memcoro keeps because each word's read-modify-write stays whole)
 // flags: -fopenmp
 #include <cstdint>
 #include <vector>
