@@ -18,8 +18,10 @@
 #include "split/SplitInternal.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/BinaryFormat/Dwarf.h"
@@ -942,7 +944,18 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
         // updates of its kind may meet: the lock table keeps it whole.
         auto *Update = dyn_cast<StoreInst>(Store);
         auto *Read = cast<LoadInst>(Load);
-        bool Lockable = Update && Read->getParent() == Update->getParent() &&
+        // Another write the location may meet takes no lock (an unsplit
+        // `h[k2] += 1` beside the locked `h[k] = h[k] + t`): it would land
+        // between a locked read and its write, and be lost.
+        auto othersMayWrite = [&](StoreInst *Locked) {
+          MemoryLocation Place = MemoryLocation::get(Locked);
+          for (BasicBlock *BB : L.blocks())
+            for (Instruction &I : *BB)
+              if (&I != Locked && I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Place)))
+                return true;
+          return false;
+        };
+        bool Lockable = Update && Read->getParent() == Update->getParent() && !othersMayWrite(Update) &&
                         commutativeUpdateKind(*Read, *Update) && onlyUpdatesOfItsKind(Update) &&
                         Plan.Locked.empty() &&
                         (Plan.Style == Dispatch::Ring || Plan.Style == Dispatch::Lockstep || Plan.Style == Dispatch::Pipeline) &&
