@@ -116,7 +116,9 @@ unsigned memcoro::commutativeUpdateKind(const LoadInst &L, const StoreInst &S) {
     const Value *Other = X == &L ? Y : Y == &L ? X : nullptr;
     return Other == &L ? nullptr : Other;
   };
-  if (auto *BO = dyn_cast<BinaryOperator>(V)) {
+  // An operation on the loaded value; one on other values only (`t & 0xffff`
+  // kept if larger) may still be the stored side of a keep-the-larger test.
+  if (auto *BO = dyn_cast<BinaryOperator>(V); BO && is_contained(BO->operands(), &L)) {
     unsigned Code = 0;
     switch (BO->getOpcode()) {
     case Instruction::Add:
