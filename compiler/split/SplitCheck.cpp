@@ -86,6 +86,7 @@ private:
   void collect(Instruction &I, SmallVectorImpl<CheckedAccess> &Out);
   void findUpdates();
   void warnUncheckedCalls();
+  bool expectedByExchange(const LoadInst &Load) const;
   bool isPrivate(Value *P) const;
   Constant *fileName(const DILocation *Loc);
   Constant *loopDescriptor();
@@ -144,6 +145,23 @@ void CheckInstrumenter::findUpdates() {
       }
 }
 
+/// Whether \p Load reads the value a compare-and-swap of the same place
+/// expects (GAP's `set_bit_atomic`: `old = w[i]; new = old | bit;` retried
+/// until the exchange finds `old` there): the exchange checks what the read
+/// saw, so the read is part of the atomic update, as legality takes it
+/// (checkUpdatesNotSplit), and meets other iterations' atomics freely.
+bool CheckInstrumenter::expectedByExchange(const LoadInst &Load) const {
+  for (const User *U : Load.users()) {
+    const auto *Phi = dyn_cast<PHINode>(U);
+    for (const User *V : Phi ? Phi->users() : Load.users())
+      if (auto *CX = dyn_cast<AtomicCmpXchgInst>(V);
+          CX && (CX->getCompareOperand() == &Load || CX->getCompareOperand() == Phi) &&
+          byteDistance(CX->getPointerOperand(), Load.getPointerOperand(), A.DL) == 0)
+        return true;
+  }
+  return false;
+}
+
 void CheckInstrumenter::collect(Instruction &I, SmallVectorImpl<CheckedAccess> &Out) {
   const DataLayout &DL = A.DL;
   auto bytesOf = [&](Type *Ty) { return ConstantInt::get(I64, DL.getTypeStoreSize(Ty).getFixedValue()); };
@@ -152,7 +170,8 @@ void CheckInstrumenter::collect(Instruction &I, SmallVectorImpl<CheckedAccess> &
   if (I.hasMetadata("memcoro.speculative"))
     return;
   if (auto *Load = dyn_cast<LoadInst>(&I))
-    Out.push_back({&I, Load->getPointerOperand(), bytesOf(Load->getType()), Read | (Load->isAtomic() ? Atomic : 0u)});
+    Out.push_back({&I, Load->getPointerOperand(), bytesOf(Load->getType()),
+                   Read | (Load->isAtomic() || expectedByExchange(*Load) ? Atomic : 0u)});
   else if (auto *Store = dyn_cast<StoreInst>(&I))
     Out.push_back({&I, Store->getPointerOperand(), bytesOf(Store->getValueOperand()->getType()),
                    Write | (Store->isAtomic() ? Atomic : 0u)});
