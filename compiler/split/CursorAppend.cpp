@@ -102,17 +102,21 @@ void memcoro::recogniseCursorAppends(const SplitAnalyses &A, LoopPlan &Plan) {
       // cursor's record count too: a vector's capacity, compared with its
       // end before the append, must not be read before the turn (it would be
       // the capacity before an earlier iteration's growth).
-      SmallVector<LoadInst *, 2> Same;
+      SmallVector<LoadInst *, 2> Same, Fields;
       for (BasicBlock *Other : L.blocks())
         for (Instruction &J : *Other)
           if (auto *Again = dyn_cast<LoadInst>(&J); Again && Again != Read && Again->isSimple())
             if (std::optional<int64_t> D = byteDistance(Again->getPointerOperand(), Read->getPointerOperand(), A.DL);
                 D && std::abs(*D) < RecordBytes)
-              Same.push_back(Again);
+              (*D == 0 ? Same : Fields).push_back(Again);
+      // Whether it is a cursor at all is the place's own business: a
+      // counter beside a sum and a minimum (a GROUP BY's aggregate) is a
+      // commutative update like them.
       if (Same.empty() && !oldValueUsed(L, Read, Write))
         continue;
       Reads.push_back(Read);
       append_range(Reads, Same);
+      append_range(Reads, Fields);
     }
   // From the first read on each path the iteration holds the turn; a later
   // one needs no start of its own.
