@@ -1,4 +1,4 @@
-//===- FloatUpdates.cpp - floating-point updates whose order shows --------===//
+//===- FloatUpdates.cpp - updates whose order shows in their result ------===//
 //
 // A step of memcoro-split (see SplitInternal.h), for SplitOrdered.cpp's
 // planner. An integer update of a shared element (`hist[key[i]] += w`)
@@ -69,10 +69,7 @@ static LoadInst *updatedLoad(StoreInst &Store, const DataLayout &DL) {
   if (const BasicBlock *Guard = Store.getParent()->getSinglePredecessor())
     if (auto *Br = dyn_cast<BranchInst>(Guard->getTerminator()); Br && Br->isConditional())
       if (auto *Cmp = dyn_cast<CmpInst>(Br->getCondition()); Cmp && is_contained(Cmp->operands(), V)) {
-        bool WritesMore = any_of(*Store.getParent(), [&](const Instruction &I) {
-          return &I != &Store && I.mayWriteToMemory();
-        });
-        if (WritesMore || (isa<FCmpInst>(Cmp) && seesNaNOrSignedZero(Cmp)))
+        if (writesBesideStore(Store) || (isa<FCmpInst>(Cmp) && seesNaNOrSignedZero(Cmp)))
           if (LoadInst *Load = loadOf({Cmp->getOperand(0), Cmp->getOperand(1)}, Place, DL))
             return Load;
       }
@@ -141,7 +138,7 @@ static bool readsOwnRow(const SplitAnalyses &A, const Loop &L, const LoadInst &L
 }
 
 SmallVector<std::pair<LoadInst *, StoreInst *>, 2>
-memcoro::findOrderSensitiveFloatUpdates(const SplitAnalyses &A, const LoopPlan &Plan) {
+memcoro::findOrderSensitiveUpdates(const SplitAnalyses &A, const LoopPlan &Plan) {
   SmallVector<std::pair<LoadInst *, StoreInst *>, 2> Updates;
   const Loop &L = Plan.L;
   for (BasicBlock *BB : L.blocks())

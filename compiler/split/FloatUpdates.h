@@ -1,4 +1,4 @@
-//===- FloatUpdates.h - floating-point updates whose order shows ----------===//
+//===- FloatUpdates.h - updates whose order shows in their result --------===//
 //
 // Used by SplitOrdered.cpp's planner; see FloatUpdates.cpp.
 //
@@ -15,11 +15,12 @@
 
 namespace memcoro {
 
-/// The load and store of each floating-point update in \p Plan's loop that
-/// no reassociation permits (`acc[k] += c` built without -ffast-math or a
-/// reduction clause) of a location other iterations may update as well.
+/// The load and store of each update in \p Plan's loop whose result depends
+/// on the order iterations apply it, of a location other iterations may
+/// update as well: a floating-point `acc[k] += c` no reassociation permits,
+/// a floating-point minimum or maximum (NaN, signed zeros), an argmin.
 llvm::SmallVector<std::pair<llvm::LoadInst *, llvm::StoreInst *>, 2>
-findOrderSensitiveFloatUpdates(const SplitAnalyses &A, const LoopPlan &Plan);
+findOrderSensitiveUpdates(const SplitAnalyses &A, const LoopPlan &Plan);
 
 } // namespace memcoro
 

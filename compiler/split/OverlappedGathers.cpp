@@ -111,8 +111,8 @@ bool memcoro::overlapsGathers(const SplitAnalyses &A, const LoopPlan &Plan) {
   // means to (bench/memcoro-bench sweeps N over such kernels).
   if (!Plan.ParallelismChosen)
     return reject("its pragma asks for parallel(" + Twine(Plan.Parallelism) + ")");
-  // A floating-point update kept in iteration order (COO SpMV's y[row[k]] +=)
-  // is in order in the serial loop too.
+  // An order-sensitive update kept in iteration order (COO SpMV's float
+  // y[row[k]] +=) is in order in the serial loop too.
   bool OrderedOtherThanUpdates = any_of(Plan.Ordered, [](const OrderedPoint &P) {
     return P.What != OrderedPoint::OrderedUpdate;
   });

@@ -151,15 +151,16 @@ void CheckInstrumenter::findUpdates() {
 /// saw, so the read is part of the atomic update, as legality takes it
 /// (checkUpdatesNotSplit), and meets other iterations' atomics freely.
 bool CheckInstrumenter::expectedByExchange(const LoadInst &Load) const {
-  for (const User *U : Load.users()) {
-    const auto *Phi = dyn_cast<PHINode>(U);
-    for (const User *V : Phi ? Phi->users() : Load.users())
-      if (auto *CX = dyn_cast<AtomicCmpXchgInst>(V);
-          CX && (CX->getCompareOperand() == &Load || CX->getCompareOperand() == Phi) &&
-          byteDistance(CX->getPointerOperand(), Load.getPointerOperand(), A.DL) == 0)
-        return true;
-  }
-  return false;
+  // The exchange expects the value read, or a retry loop's phi of it.
+  auto expects = [&](const User *U, const Value *Expected) {
+    auto *CX = dyn_cast<AtomicCmpXchgInst>(U);
+    return CX && CX->getCompareOperand() == Expected &&
+           byteDistance(CX->getPointerOperand(), Load.getPointerOperand(), A.DL) == 0;
+  };
+  return any_of(Load.users(), [&](const User *U) {
+    auto *Phi = dyn_cast<PHINode>(U);
+    return expects(U, &Load) || (Phi && any_of(Phi->users(), [&](const User *V) { return expects(V, Phi); }));
+  });
 }
 
 void CheckInstrumenter::collect(Instruction &I, SmallVectorImpl<CheckedAccess> &Out) {

@@ -105,6 +105,10 @@ Instruction *memcoro::firstWriterIn(const SplitAnalyses &A, const Loop &L, const
 }
 
 
+bool memcoro::writesBesideStore(const StoreInst &S) {
+  return any_of(*S.getParent(), [&](const Instruction &I) { return &I != &S && I.mayWriteToMemory(); });
+}
+
 unsigned memcoro::commutativeUpdateKind(const LoadInst &L, const StoreInst &S) {
   if (!L.isSimple() || !S.isSimple() || L.getType() != S.getValueOperand()->getType())
     return 0;
@@ -189,7 +193,7 @@ unsigned memcoro::commutativeUpdateKind(const LoadInst &L, const StoreInst &S) {
     return 0;
   // Another write behind the test (an argmin's index) is decided by which
   // iteration's value wins among equal ones: no commutative update.
-  if (any_of(*S.getParent(), [&](const Instruction &I) { return &I != &S && I.mayWriteToMemory(); }))
+  if (writesBesideStore(S))
     return 0;
   unsigned Kind = keepKind(Br->getCondition(), V, /*StoreWhenTrue=*/Br->getSuccessor(0) == S.getParent());
   return Kind && readOnlyBy(&L, {Br->getCondition()}) ? Kind : 0;

@@ -787,6 +787,10 @@ bool suspendsBetween(const LoopPlan &Plan, const llvm::LoopInfo &LI, llvm::Instr
 /// kind to a location in either order leave the same value. Returns the kind
 /// (an opcode, or OtherOpsEnd + the min/max intrinsic), or 0.
 unsigned commutativeUpdateKind(const llvm::LoadInst &L, const llvm::StoreInst &S);
+/// Whether the block of \p S writes memory besides \p S: behind a
+/// keep-the-smaller test, another write (an argmin's index) makes the update
+/// depend on which iteration wins among equal values.
+bool writesBesideStore(const llvm::StoreInst &S);
 
 /// "file:line:col" of \p I, for remarks that name a second place.
 std::string sourcePlace(const llvm::Instruction &I);

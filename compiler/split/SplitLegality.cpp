@@ -948,12 +948,7 @@ std::optional<SerialReason> SplitLegality::checkUpdatesNotSplit() {
         // `h[k2] += 1` beside the locked `h[k] = h[k] + t`): it would land
         // between a locked read and its write, and be lost.
         auto othersMayWrite = [&](StoreInst *Locked) {
-          MemoryLocation Place = MemoryLocation::get(Locked);
-          for (BasicBlock *BB : L.blocks())
-            for (Instruction &I : *BB)
-              if (&I != Locked && I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Place)))
-                return true;
-          return false;
+          return firstWriterIn(A, L, MemoryLocation::get(Locked), [&](const Instruction &I) { return &I == Locked; });
         };
         bool Lockable = Update && Read->getParent() == Update->getParent() && !othersMayWrite(Update) &&
                         commutativeUpdateKind(*Read, *Update) && onlyUpdatesOfItsKind(Update) &&

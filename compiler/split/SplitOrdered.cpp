@@ -13,8 +13,10 @@
 //   - a first-writer-wins test-and-set, `if (parent[v] < 0) parent[v] = u`,
 //     when nothing else in the loop touches that array: which iteration's
 //     store wins depends on the order;
-//   - a floating-point update of a shared element without reassociation,
-//     `acc[k] += c`: each addition rounds (FloatUpdates.cpp).
+//   - an update of a shared element whose result depends on the order: a
+//     floating-point `acc[k] += c` without reassociation (each addition
+//     rounds), a floating-point minimum (NaN, signed zeros), an argmin
+//     (FloatUpdates.cpp).
 //
 // How the order is kept depends on the dispatch:
 //
@@ -398,7 +400,7 @@ std::optional<SerialReason> OrderedPlanner::run() {
   for (Instruction *Start : Plan.RegisterAppendStarts)
     Plan.Ordered.push_back({OrderedPoint::RegisterAppend, Start, nullptr});
   findFirstWriterWins();
-  for (auto [Load, Store] : findOrderSensitiveFloatUpdates(A, Plan)) {
+  for (auto [Load, Store] : findOrderSensitiveUpdates(A, Plan)) {
     Plan.Ordered.push_back({OrderedPoint::OrderedUpdate, Load, Store});
     // In iteration order, the update meets no other iteration's out of
     // order: nothing about it is left to the pragma's promise.
