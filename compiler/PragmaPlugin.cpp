@@ -892,8 +892,10 @@ private:
         // Declared further down the class (private members at the end, as
         // classes are written): the body is parsed once the class is
         // complete, and the elements' address is chosen by the type then.
+        // Before C++17, without if constexpr, `&(path)[0]`: a pointer, an
+        // array, std::vector and std::array alike.
         if (R.empty() && Path.front().isNot(tok::kw_this)) {
-          Form = Clauses::Form::Deferred;
+          Form = S->getLangOpts().CPlusPlus17 ? Clauses::Form::Deferred : Clauses::Form::Subscript;
           continue;
         }
         if (auto *VD = R.isSingleResult() ? dyn_cast<ValueDecl>(R.getFoundDecl()) : nullptr)
@@ -1015,9 +1017,8 @@ private:
   ///       return &__memcoro_m[0];
   ///   }(path)
   /// (a pointer's or an array's first element, a container's data()).
-  /// Before C++17, without if constexpr, `&(path)[0]`: a pointer, an array,
-  /// std::vector and std::array alike. Disabled, the marker is only checked
-  /// inside sizeof, where no lambda may appear: `sizeof(path)` names it.
+  /// Disabled, the marker is only checked inside sizeof, where no lambda may
+  /// appear: `sizeof(path)` names it.
   static void deferredElements(Preprocessor &PP, llvm::ArrayRef<Token> Path, bool Disabled,
                                llvm::SmallVectorImpl<Token> &Out) {
     SourceLocation Loc = Path.front().getLocation();
@@ -1027,16 +1028,6 @@ private:
       Punct(tok::l_paren);
       Out.append(Path.begin(), Path.end());
       Punct(tok::r_paren);
-      return;
-    }
-    if (!PP.getLangOpts().CPlusPlus17) {
-      Punct(tok::amp);
-      Punct(tok::l_paren);
-      Out.append(Path.begin(), Path.end());
-      Punct(tok::r_paren);
-      Punct(tok::l_square);
-      Out.push_back(literal(PP, "0", tok::numeric_constant, Loc));
-      Punct(tok::r_square);
       return;
     }
     auto Words = [&](std::initializer_list<StringRef> Spellings) {
