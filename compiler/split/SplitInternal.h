@@ -701,6 +701,17 @@ llvm::SmallVector<llvm::PHINode *, 4> phiWeb(const llvm::Loop &L, llvm::PHINode 
 /// place holding the total wherever the loop is (ReductionMirrors.cpp).
 bool conditionalMirrorKeepsTotal(const SplitAnalyses &A, const llvm::Loop &L, const Reduction &R);
 
+/// Computes each minimum or maximum kept behind a branch (`if (v > mx) mx =
+/// v`, stored to an OpenMP reduction's slot on the taken path) with an
+/// intrinsic the phi merges; whether any was (BranchMinMax.cpp).
+bool computeBranchMinMax(llvm::Loop &L, llvm::ScalarEvolution &SE);
+
+/// Whether \p Cmp only decides whether \p R's mirror is stored: each branch
+/// on it skips a block holding nothing but mirrors, after which every phi is
+/// \p R's (BranchMinMax.cpp).
+bool guardsOnlyMirrors(const llvm::ICmpInst &Cmp, const Reduction &R,
+                       llvm::function_ref<bool(const llvm::Value *)> InReduction);
+
 /// Merges header phis that carry the same value as another header phi (an
 /// OpenMP reduction's private copy promoted twice), with their inner phis;
 /// whether any was merged (CongruentPhis.cpp).

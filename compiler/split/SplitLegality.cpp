@@ -397,7 +397,7 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   std::optional<unsigned> Kind;
   bool KindIsIntrinsic = false;
   bool ConditionalMirror = false;
-  auto inClosure = [&](Value *V) { auto *I = dyn_cast<Instruction>(V); return I && Closure.contains(I); };
+  auto inClosure = [&](const Value *V) { auto *I = dyn_cast<Instruction>(V); return I && Closure.contains(I); };
 
   while (!Work.empty()) {
     Instruction *Cur = Work.pop_back_val();
@@ -448,6 +448,18 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
     }
     if (auto *S = dyn_cast<SelectInst>(I)) {
       if (inClosure(S->getCondition()) || !inClosure(S->getTrueValue()) || !inClosure(S->getFalseValue()))
+        return false;
+      continue;
+    }
+    // The test of a minimum or maximum that decides only whether the mirror
+    // is stored (BranchMinMax.cpp), and its branch.
+    if (auto *Cmp = dyn_cast<ICmpInst>(I)) {
+      if (!guardsOnlyMirrors(*Cmp, R, inClosure))
+        return false;
+      continue;
+    }
+    if (auto *Br = dyn_cast<BranchInst>(I)) {
+      if (!isa<ICmpInst>(Br->getCondition()))
         return false;
       continue;
     }
@@ -678,6 +690,7 @@ static std::string variableName(Value &V) {
 
 std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
   mergeCongruentPhis(L, Plan, A.SE);
+  computeBranchMinMax(L, A.SE);
   // Carried values that may still ride on an append's turn, once every
   // append is known (a local vector's capacity).
   SmallVector<PHINode *, 2> Carried;
