@@ -416,6 +416,12 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     }
     if (speculateSiblingLoads(*Target, LI, DT, AC, ORE))
       SE.forgetLoop(Target);
+    if (rebaseSpreadUpdates(*Target, FAM.getResult<AAManager>(F))) {
+      SE.forgetLoop(Target);
+      PreservedAnalyses KeepAllButRemote = PreservedAnalyses::all();
+      KeepAllButRemote.abandon<RemoteAccessAnalysis>();
+      FAM.invalidate(F, KeepAllButRemote);
+    }
     auto &RAI = FAM.getResult<RemoteAccessAnalysis>(F);
     // A marked loop inside this one stops being a loop once this one is a
     // state machine (it is entered from the scheduler mid-body).

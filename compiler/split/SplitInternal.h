@@ -1175,6 +1175,13 @@ std::unique_ptr<WaitCodeGen> createLockTableCodeGen(Skeleton &S, const LoopPlan 
 bool canTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
 llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Plan, const OrderedPoint &P);
 
+/// Applies each update of a location the marked loop \p L reads early and
+/// stores late (`c = h[k]; ... c += v ...; h[k] = c`) to the location read
+/// again at the store, the chain started from the operation's identity, when
+/// nothing else in the loop may write the location (RebasedUpdates.cpp). Run
+/// before the remote accesses are found; returns whether it changed the loop.
+bool rebaseSpreadUpdates(llvm::Loop &L, llvm::AAResults &AA);
+
 /// Makes each test of a value the marked loop \p L has just fetched that
 /// guards loads of other fields of the same object branch-free: the loads
 /// run before the test and the results are selected, marked unpredictable
