@@ -72,6 +72,15 @@ static LibraryCall classify(const CallBase &Call) {
   if (!Callee)
     return LibraryCall::Other;
   StringRef Name = Callee->getName();
+  // The C++ streams (std::cout << i, std::getline(std::cin, line)): the
+  // members and operators of basic_ostream<char>, basic_istream<char> and
+  // basic_iostream<char> as libstdc++ mangles them, and as libc++ does.
+  static constexpr StringLiteral StreamPrefixes[] = {
+      "_ZNSo", "_ZNSi", "_ZNSd", "_ZStls", "_ZStrs", "_ZSt16__ostream_insert", "_ZSt4endl", "_ZSt5flush",
+      "_ZSt7getline", "_ZNSt3__113basic_ostream", "_ZNSt3__113basic_istream", "_ZNSt3__1lsB", "_ZNSt3__1lsI",
+      "_ZNSt3__1rsI", "_ZNSt3__14endl", "_ZNSt3__15flush", "_ZNSt3__17getline", "_ZNSt3__124__put_character_sequence"};
+  if (any_of(StreamPrefixes, [&](StringLiteral Prefix) { return Name.starts_with(Prefix); }))
+    return LibraryCall::InputOutput;
   // _FORTIFY_SOURCE's checked versions and glibc's unlocked ones.
   Name.consume_front("__");
   Name.consume_back("_chk");
