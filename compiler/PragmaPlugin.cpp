@@ -173,7 +173,7 @@ struct Clauses {
   enum class Form { AsIs, Data, Subscript, Deferred };
   llvm::SmallVector<Form, 4> RemoteForms;
   SourceLocation PragmaLoc; ///< `#` of #pragma, or `_Pragma`
-  /// "+", "*" or "+*": the floating-point reductions whose reassociation the
+  /// Any of "+", "*" and "m" (min, max): the floating-point reductions whose reassociation the
   /// pragma's own reduction() clauses, or those of the OpenMP directive
   /// before it, permit.
   std::string ReductionOps;
@@ -255,7 +255,8 @@ unsigned collapseDepth(StringRef D) {
 
 /// The reduction operators of an OpenMP directive's `reduction(op: list)`
 /// clauses, which permit reassociating those reductions. "+" stands for + and
-/// -, which reassociate alike.
+/// -, which reassociate alike, "m" for min and max (a floating-point minimum
+/// then ignores which of two equal zeros came first).
 std::string openmpReductionOps(StringRef D) {
   std::string Ops;
   for (size_t At = D.find("reduction"); At != StringRef::npos; At = D.find("reduction", At + 1)) {
@@ -265,15 +266,15 @@ std::string openmpReductionOps(StringRef D) {
     Clause = Clause.take_until([](char C) { return C == ':'; });
     // reduction([modifier,] op: list): the operator follows the last comma.
     StringRef Op = Clause.rsplit(',').second.empty() ? Clause.trim() : Clause.rsplit(',').second.trim();
-    char Kind = Op == "+" || Op == "-" ? '+' : Op == "*" ? '*' : 0;
+    char Kind = Op == "+" || Op == "-" ? '+' : Op == "*" ? '*' : Op == "min" || Op == "max" ? 'm' : 0;
     if (Kind && Ops.find(Kind) == std::string::npos)
       Ops += Kind;
   }
   return Ops;
 }
 
-/// Records that floating-point reductions by \p Kind ('+' or '*') may be
-/// reassociated.
+/// Records that floating-point reductions by \p Kind ('+', '*', or 'm' for
+/// min and max) may be reassociated.
 void addReductionOp(Clauses &C, char Kind) {
   if (C.ReductionOps.find(Kind) == std::string::npos)
     C.ReductionOps += Kind;
@@ -625,9 +626,10 @@ private:
       Kind = '+';
     else if (Tok.is(tok::star))
       Kind = '*';
-    else if (!Tok.isOneOf(tok::amp, tok::pipe, tok::caret, tok::ampamp, tok::pipepipe) &&
-             !(Tok.is(tok::identifier) &&
-               (Tok.getIdentifierInfo()->getName() == "min" || Tok.getIdentifierInfo()->getName() == "max"))) {
+    else if (Tok.is(tok::identifier) &&
+             (Tok.getIdentifierInfo()->getName() == "min" || Tok.getIdentifierInfo()->getName() == "max"))
+      Kind = 'm';
+    else if (!Tok.isOneOf(tok::amp, tok::pipe, tok::caret, tok::ampamp, tok::pipepipe)) {
       diag(Tok.getLocation(), State->Ids.ReductionOperator);
       return false;
     }

@@ -81,7 +81,7 @@ bool memcoro::computeBranchMinMax(Loop &L, ScalarEvolution &SE) {
   bool Changed = false;
   for (BasicBlock *Merge : L.blocks())
     for (PHINode &Phi : Merge->phis()) {
-      if (!Phi.getType()->isIntegerTy())
+      if (!Phi.getType()->isIntegerTy() && !Phi.getType()->isFloatingPointTy())
         continue;
       // One way in stores the value tested against what every other way
       // keeps (`if (v == key && i < first) first = i` keeps it on two).
@@ -93,11 +93,27 @@ bool memcoro::computeBranchMinMax(Loop &L, ScalarEvolution &SE) {
         bool KeptElsewhere = all_of(seq(Phi.getNumIncomingValues()), [&](unsigned Other) {
           return Other == In || Phi.getIncomingValue(Other) == Kept;
         });
-        Intrinsic::ID ID = KeptElsewhere ? minMaxOfTest(Guard, Side, Taken, Kept) : Intrinsic::not_intrinsic;
-        if (ID == Intrinsic::not_intrinsic)
+        if (!KeptElsewhere)
           continue;
         IRBuilder<> B(Guard->getTerminator());
-        Value *MinMax = B.CreateBinaryIntrinsic(ID, Taken, Kept, nullptr, Phi.getName() + ".minmax");
+        Value *MinMax = nullptr;
+        if (Phi.getType()->isFloatingPointTy()) {
+          // The test itself, as a select: floatMinMaxOf then says whether
+          // it keeps the larger or the smaller.
+          auto *Br = cast<BranchInst>(Guard->getTerminator());
+          auto *Cmp = dyn_cast<FCmpInst>(Br->getCondition());
+          if (!Cmp || !((Cmp->getOperand(0) == Taken && Cmp->getOperand(1) == Kept) ||
+                        (Cmp->getOperand(0) == Kept && Cmp->getOperand(1) == Taken)))
+            continue;
+          bool TakenWhenTrue = Br->getSuccessor(0) == Side;
+          MinMax = B.CreateSelect(Cmp, TakenWhenTrue ? Taken : Kept, TakenWhenTrue ? Kept : Taken,
+                                  Phi.getName() + ".minmax");
+        } else {
+          Intrinsic::ID ID = minMaxOfTest(Guard, Side, Taken, Kept);
+          if (ID == Intrinsic::not_intrinsic)
+            continue;
+          MinMax = B.CreateBinaryIntrinsic(ID, Taken, Kept, nullptr, Phi.getName() + ".minmax");
+        }
         for (Instruction &I : *Side)
           if (auto *Store = dyn_cast<StoreInst>(&I); Store && Store->getValueOperand() == Taken)
             Store->setOperand(0, MinMax);
@@ -112,14 +128,12 @@ bool memcoro::computeBranchMinMax(Loop &L, ScalarEvolution &SE) {
   return Changed;
 }
 
-bool memcoro::guardsOnlyMirrors(const ICmpInst &Cmp, const Reduction &R,
+bool memcoro::guardsOnlyMirrors(const CmpInst &Cmp, const Reduction &R,
                                 function_ref<bool(const Value *)> InReduction) {
-  if (Cmp.use_empty())
-    return false;
   for (const User *U : Cmp.users()) {
     auto *Br = dyn_cast<BranchInst>(U);
-    if (!Br || !Br->isConditional())
-      return false;
+    if (!Br)
+      continue;
     BasicBlock *Guard = const_cast<BasicBlock *>(Br->getParent());
     BasicBlock *Side = nullptr, *Merge = nullptr;
     for (unsigned S = 0; S < 2 && !Side; ++S)
@@ -139,4 +153,42 @@ bool memcoro::guardsOnlyMirrors(const ICmpInst &Cmp, const Reduction &R,
         return false;
   }
   return true;
+}
+
+Intrinsic::ID memcoro::floatMinMaxOf(const SelectInst &Sel, function_ref<bool(const Value *)> InReduction,
+                                     bool AnyOrder) {
+  auto *Cmp = dyn_cast<FCmpInst>(Sel.getCondition());
+  if (!Cmp || !Sel.getType()->isFloatingPointTy() || !Cmp->isRelational())
+    return Intrinsic::not_intrinsic;
+  const Value *True = Sel.getTrueValue(), *False = Sel.getFalseValue();
+  bool TrueIsNew = !InReduction(True);
+  if (TrueIsNew == !InReduction(False))
+    return Intrinsic::not_intrinsic;
+  const Value *New = TrueIsNew ? True : False, *Old = TrueIsNew ? False : True;
+  // Now: New replaces Old when (New P Old).
+  CmpInst::Predicate P = TrueIsNew ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  if (Cmp->getOperand(0) == Old && Cmp->getOperand(1) == New)
+    P = CmpInst::getSwappedPredicate(P);
+  else if (!(Cmp->getOperand(0) == New && Cmp->getOperand(1) == Old))
+    return Intrinsic::not_intrinsic;
+  // Which of equal zeros is kept depends on the order, and so does whether
+  // a NaN is, when an unordered test takes it; maxnum ignores NaNs.
+  bool ZerosAlike = Sel.hasNoSignedZeros() || Cmp->hasNoSignedZeros();
+  bool NaNsTaken = CmpInst::isUnordered(P) && !(Sel.hasNoNaNs() || Cmp->hasNoNaNs());
+  if (!AnyOrder && (!ZerosAlike || NaNsTaken))
+    return Intrinsic::not_intrinsic;
+  switch (P) {
+  case CmpInst::FCMP_OGT:
+  case CmpInst::FCMP_OGE:
+  case CmpInst::FCMP_UGT:
+  case CmpInst::FCMP_UGE:
+    return Intrinsic::maxnum;
+  case CmpInst::FCMP_OLT:
+  case CmpInst::FCMP_OLE:
+  case CmpInst::FCMP_ULT:
+  case CmpInst::FCMP_ULE:
+    return Intrinsic::minnum;
+  default:
+    return Intrinsic::not_intrinsic;
+  }
 }

@@ -456,7 +456,7 @@ private:
                        llvm::ArrayRef<llvm::Instruction *> Chain);
   std::optional<SerialReason> classifyHeaderPhis();
   bool recogniseReduction(llvm::PHINode *Phi, Reduction &R);
-  bool openmpPermitsReassociation(unsigned Op) const;
+  bool clausePermitsReassociation(char Kind) const;
   std::optional<SerialReason> checkCallsAndControlFlow();
   std::optional<SerialReason> checkLocalMemory();
   std::optional<SerialReason> checkLiveOuts();
@@ -706,11 +706,19 @@ bool conditionalMirrorKeepsTotal(const SplitAnalyses &A, const llvm::Loop &L, co
 /// intrinsic the phi merges; whether any was (BranchMinMax.cpp).
 bool computeBranchMinMax(llvm::Loop &L, llvm::ScalarEvolution &SE);
 
-/// Whether \p Cmp only decides whether \p R's mirror is stored: each branch
-/// on it skips a block holding nothing but mirrors, after which every phi is
-/// \p R's (BranchMinMax.cpp).
-bool guardsOnlyMirrors(const llvm::ICmpInst &Cmp, const Reduction &R,
+/// Whether each branch on \p Cmp only decides whether \p R's mirror is
+/// stored: it skips a block holding nothing but mirrors, after which every
+/// phi is \p R's (BranchMinMax.cpp).
+bool guardsOnlyMirrors(const llvm::CmpInst &Cmp, const Reduction &R,
                        llvm::function_ref<bool(const llvm::Value *)> InReduction);
+
+/// maxnum or minnum when \p Sel keeps the larger or the smaller of a value
+/// \p InReduction holds and one it does not, by comparing the two, and the
+/// order in which such selects run does not matter (signed zeros and NaNs
+/// aside, or \p AnyOrder, a reduction clause's permission) (BranchMinMax.cpp);
+/// not_intrinsic otherwise.
+llvm::Intrinsic::ID floatMinMaxOf(const llvm::SelectInst &Sel,
+                                  llvm::function_ref<bool(const llvm::Value *)> InReduction, bool AnyOrder);
 
 /// Merges header phis that carry the same value as another header phi (an
 /// OpenMP reduction's private copy promoted twice), with their inner phis;

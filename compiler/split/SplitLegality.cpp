@@ -372,12 +372,13 @@ void SplitLegality::revert() {
   A.SE.forgetLoop(&L);
 }
 
-/// Whether an OpenMP reduction clause on the loop (memcoro-mark recorded its
-/// operators) permits reassociating floating-point reductions by \p Op.
-bool SplitLegality::openmpPermitsReassociation(unsigned Op) const {
+/// Whether a reduction clause on the loop (memcoro-mark recorded its
+/// operators) permits reassociating floating-point reductions by \p Kind:
+/// '+', '*', or 'm' for min and max.
+bool SplitLegality::clausePermitsReassociation(char Kind) const {
   const MDOperand *Ops = findStringMetadataForLoop(&L, ReassocMD).value_or(nullptr);
   auto *Text = Ops ? dyn_cast<MDString>(Ops->get()) : nullptr;
-  return Text && Text->getString().contains(Op == Instruction::FMul ? '*' : '+');
+  return Text && Text->getString().contains(Kind);
 }
 
 bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
@@ -446,20 +447,29 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
         return false;
       continue;
     }
-    if (auto *S = dyn_cast<SelectInst>(I)) {
-      if (inClosure(S->getCondition()) || !inClosure(S->getTrueValue()) || !inClosure(S->getFalseValue()))
+    auto *Sel = dyn_cast<SelectInst>(I);
+    Intrinsic::ID FloatMinMax =
+        Sel ? floatMinMaxOf(*Sel, inClosure, clausePermitsReassociation('m')) : Intrinsic::not_intrinsic;
+    if (Sel && !FloatMinMax) {
+      if (inClosure(Sel->getCondition()) || !inClosure(Sel->getTrueValue()) || !inClosure(Sel->getFalseValue()))
         return false;
       continue;
     }
-    // The test of a minimum or maximum that decides only whether the mirror
-    // is stored (BranchMinMax.cpp), and its branch.
-    if (auto *Cmp = dyn_cast<ICmpInst>(I)) {
-      if (!guardsOnlyMirrors(*Cmp, R, inClosure))
+    // The test of a minimum or maximum: a floating-point one's select, or a
+    // branch that decides only whether the mirror is stored
+    // (BranchMinMax.cpp).
+    if (auto *Cmp = dyn_cast<CmpInst>(I)) {
+      auto selectsMinMax = [&](User *U) {
+        auto *S = dyn_cast<SelectInst>(U);
+        return S && S->getCondition() == Cmp && floatMinMaxOf(*S, inClosure, clausePermitsReassociation('m'));
+      };
+      if (!all_of(Cmp->users(), [&](User *U) { return selectsMinMax(U) || isa<BranchInst>(U); }) ||
+          !guardsOnlyMirrors(*Cmp, R, inClosure))
         return false;
       continue;
     }
     if (auto *Br = dyn_cast<BranchInst>(I)) {
-      if (!isa<ICmpInst>(Br->getCondition()))
+      if (!isa<CmpInst>(Br->getCondition()))
         return false;
       continue;
     }
@@ -472,7 +482,11 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
     unsigned Op = 0;
     bool IsIntr = false;
     unsigned ClosureOperands = 0;
-    if (auto *BO = dyn_cast<BinaryOperator>(I)) {
+    if (FloatMinMax) {
+      Op = FloatMinMax;
+      IsIntr = true;
+      ClosureOperands = 1;
+    } else if (auto *BO = dyn_cast<BinaryOperator>(I)) {
       Op = BO->getOpcode();
       if (Op == Instruction::Sub || Op == Instruction::FSub) {
         // sum - x is sum + (-x): only the minuend may be the running value.
@@ -485,7 +499,7 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
           Op != Instruction::FMul)
         return false;
       if ((Op == Instruction::FAdd || Op == Instruction::FMul) && !BO->hasAllowReassoc()) {
-        if (openmpPermitsReassociation(Op))
+        if (clausePermitsReassociation(Op == Instruction::FMul ? '*' : '+'))
           OpenMPReassociates = true;
         else if (!NeedsReassociation)
           NeedsReassociation = BO;
@@ -503,7 +517,7 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
           return false;
         Op = Instruction::FAdd;
         if (!II->hasAllowReassoc()) {
-          if (openmpPermitsReassociation(Op))
+          if (clausePermitsReassociation(Op == Instruction::FMul ? '*' : '+'))
             OpenMPReassociates = true;
           else if (!NeedsReassociation)
             NeedsReassociation = II;
@@ -515,6 +529,17 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
       case Intrinsic::smax:
       case Intrinsic::umin:
       case Intrinsic::umax:
+        Op = II->getIntrinsicID();
+        IsIntr = true;
+        ClosureOperands = inClosure(II->getArgOperand(0)) + inClosure(II->getArgOperand(1));
+        break;
+      case Intrinsic::maxnum:
+      case Intrinsic::minnum:
+        // -ffast-math's `v > mx ? v : mx`: which of equal zeros is kept
+        // depends on the order, unless signed zeros do not matter or a
+        // reduction clause permits it.
+        if (!II->hasNoSignedZeros() && !clausePermitsReassociation('m'))
+          return false;
         Op = II->getIntrinsicID();
         IsIntr = true;
         ClosureOperands = inClosure(II->getArgOperand(0)) + inClosure(II->getArgOperand(1));
@@ -552,7 +577,9 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   Plan.ReassociatedByOpenMP |= OpenMPReassociates;
   R.Opcode = *Kind;
   R.IsIntrinsic = KindIsIntrinsic;
-  if (KindIsIntrinsic) {
+  if (KindIsIntrinsic && (*Kind == Intrinsic::maxnum || *Kind == Intrinsic::minnum)) {
+    R.Identity = ConstantFP::getInfinity(Ty, /*Negative=*/*Kind == Intrinsic::maxnum);
+  } else if (KindIsIntrinsic) {
     unsigned Bits = Ty->getIntegerBitWidth();
     switch (*Kind) {
     case Intrinsic::smin: R.Identity = ConstantInt::get(Phi->getContext(), APInt::getSignedMaxValue(Bits)); break;
@@ -786,8 +813,8 @@ SerialReason SplitLegality::carriedValue(PHINode &Phi) const {
   SerialReason Why = serial("LoopCarried",
                             "a value" + Name +
                                 " is carried from one iteration to the next and is not a reduction memcoro "
-                                "recognises (integer + - * & | ^ min max, or floating-point + * with "
-                                "reassociation)",
+                                "recognises (integer + - * & | ^ min max, floating-point + * with "
+                                "reassociation, or floating-point min max under a reduction clause)",
                             At);
   if (At && At->getDebugLoc() && At->getDebugLoc()->getInlinedAt())
     Why.Loc = userPlace(At->getDebugLoc());

@@ -1,6 +1,7 @@
 // The pragma's own reduction(op: list) clause, as OpenMP writes it: + - and *
 // permit reassociating floating-point reductions (the loop interleaves without
-// -ffast-math), other operators are accepted and change nothing, bad clauses are
+// -ffast-math), min and max permit a floating-point minimum or maximum to keep
+// either of two equal zeros, other operators are accepted and change nothing, bad clauses are
 // errors at their token, and the serial remark of a floating-point reduction
 // names the clause that would interleave it.
 // RUN: %memcoro-cc -O2 -Xclang -disable-llvm-passes -S -emit-llvm -o - %s | FileCheck %s --check-prefix=IR
@@ -10,7 +11,7 @@
 
 // IR-DAG: c"memcoro.loop reassoc +\00"
 // IR-DAG: c"memcoro.loop reassoc +*\00"
-// IR-DAG: c"memcoro.loop\00"
+// IR-DAG: c"memcoro.loop reassoc m\00"
 
 // REMARK: pragma-reduction.c:[[@LINE+4]]:3: remark: loop turned into 8 interleaved coroutines{{.*}}; floating-point reductions reassociated, as the reduction clause permits
 double sum(const double *a, const int *idx, int n) {

@@ -37,3 +37,30 @@ long argmax(size_t n, const unsigned *q, const long *t, long *at) {
   return best;
 }
 // CHECK: split-branch-minmax.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial
+
+// Doubles: the clause permits keeping either of two equal zeros.
+double largest_double(size_t n, const unsigned *q, const double *t) {
+  double mx = 0;
+#pragma omp parallel for reduction(max : mx)
+#pragma memcoro
+  for (size_t i = 0; i < n; i++) {
+    double v = t[q[i]];
+    if (v > mx)
+      mx = v;
+  }
+  return mx;
+}
+// CHECK: split-branch-minmax.c:[[@LINE-9]]:1: remark: loop turned into {{[0-9]+}} interleaved coroutines
+
+// Without the clause, which zero is kept depends on the order.
+double largest_double_unpermitted(size_t n, const unsigned *q, const double *t) {
+  double mx = 0;
+#pragma memcoro
+  for (size_t i = 0; i < n; i++) {
+    double v = t[q[i]];
+    if (v > mx)
+      mx = v;
+  }
+  return mx;
+}
+// CHECK: split-branch-minmax.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: a value is carried
