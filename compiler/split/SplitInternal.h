@@ -751,11 +751,13 @@ bool runsAfterBufferAppend(const LoopPlan &Plan, const llvm::DominatorTree &DT, 
 /// itself; lockstep does when all of it lies in one phase, otherwise the loop
 /// runs on the ring and waits for turns (SplitOrdered.cpp).
 std::optional<SerialReason> planOrdered(const SplitAnalyses &A, LoopPlan &Plan);
-/// A store through an append counter's index goes to the next element of a
+/// A store through an append counter's index, or through the pointer a
+/// buffer keeps in a register (a vector's end), goes to the next element of a
 /// sequentially filled array: the hardware prefetcher's case, not worth a
 /// yield (the remote-access analysis saw only an index that is not affine).
 /// Dropped before legality looks for yields between a read and its write,
-/// which such a yield would only seem to split (SplitOrdered.cpp).
+/// which such a yield would only seem to split; one coalesced with other
+/// accesses leaves their suspension (SplitOrdered.cpp).
 void dropAppendSuspensions(LoopPlan &Plan);
 
 /// A call of the loop that may access memory and was not inlined: recorded in

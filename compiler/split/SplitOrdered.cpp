@@ -458,6 +458,11 @@ void memcoro::dropAppendSuspensions(LoopPlan &Plan) {
     auto *Store = dyn_cast<StoreInst>(Access);
     if (!Store)
       return false;
+    // A pointer kept in a register is the address itself: a vector's end
+    // (`*end = v`).
+    if (any_of(Plan.Counters,
+               [&](const AppendCounter &C) { return is_contained(C.Closure, Store->getPointerOperand()); }))
+      return true;
     for (Value *P = Store->getPointerOperand(); auto *GEP = dyn_cast<GetElementPtrInst>(P);
          P = GEP->getPointerOperand())
       for (const AppendCounter &C : Plan.Counters)
@@ -466,6 +471,27 @@ void memcoro::dropAppendSuspensions(LoopPlan &Plan) {
           return true;
     return false;
   };
+  // Coalesced with other accesses (the value appended, loaded in the store's
+  // block: `*end = x[k]`), the store leaves the suspension and its address
+  // the prefetches: that address is the iteration's only once it holds the
+  // turn, and a pointer kept in a register is a phi the lowering deletes
+  // once the shared scalar holds its value.
+  for (Suspension &S : Plan.Suspensions) {
+    SmallVector<Instruction *, 2> Appends(make_filter_range(S.Accesses, appends));
+    if (Appends.empty() || Appends.size() == S.Accesses.size())
+      continue;
+    // The first access opened the suspension; the others were coalesced.
+    Plan.Coalesced -= Appends.size() - (Appends.front() == S.Accesses.front());
+    LLVM_DEBUG(for (Instruction *I : Appends) dbgs() << "memcoro-split: no prefetch of" << *I << " at" << *S.At
+                                                     << ": an append fills its array in order\n");
+    erase_if(S.Accesses, appends);
+    auto addresses = [&](ArrayRef<Instruction *> Accesses, Value *Ptr) {
+      return any_of(Accesses, [&](Instruction *I) { return accessedPointer(*I) == Ptr; });
+    };
+    erase_if(S.Prefetch, [&](const std::pair<Value *, bool> &P) {
+      return addresses(Appends, P.first) && !addresses(S.Accesses, P.first);
+    });
+  }
   erase_if(Plan.Suspensions, [&](const Suspension &S) {
     bool Drop = all_of(S.Accesses, appends);
     LLVM_DEBUG(if (Drop) dbgs() << "memcoro-split: no suspension at" << *S.At
