@@ -314,7 +314,8 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
            "interleaves";
     if (!Plan.EarlyExits.empty())
       R << "; early exit: the first exiting iteration in iteration order wins, iterations after it leave no "
-           "effect and no iteration past it is launched"
+           "effect and no iteration past it is launched (the up to N - 1 already started run their loads, as "
+           "under omp cancel for: what they read must be readable)"
         << (Plan.WaitsForTurn && Plan.Ordered.empty() ? " (iterations end in iteration order, for the reductions)"
                                                       : "");
     if (Plan.BoundEvaluatedOnce)

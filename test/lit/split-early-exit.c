@@ -16,7 +16,7 @@ int find_first(const long *a, const int *idx, int n, long key) {
   return -1;
 }
 // REMARK: split-early-exit.c:[[@LINE-5]]:3: remark: loop runs with lockstep dispatch instead of pipeline: an early exit lowers the launch limit under iterations the pipeline's stages have in flight
-// REMARK: split-early-exit.c:[[@LINE-6]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, lockstep dispatch, {{.*}}; early exit: the first exiting iteration in iteration order wins, iterations after it leave no effect and no iteration past it is launched [-Rpass=memcoro]
+// REMARK: split-early-exit.c:[[@LINE-6]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point, lockstep dispatch, {{.*}}; early exit: the first exiting iteration in iteration order wins, iterations after it leave no effect and no iteration past it is launched (the up to N - 1 already started run their loads, as under omp cancel for: what they read must be readable) [-Rpass=memcoro]
 // The exit records iteration k and its i when k is below the lowest so far,
 // and limits launches to k + 1; done returns the recorded i, or -1.
 // CHECK-LABEL: define {{.*}} @find_first(
@@ -40,7 +40,7 @@ long chain_sum(long **heads, const long *keys, int n, long stop) {
 out:
   return total;
 }
-// REMARK: split-early-exit.c:[[@LINE-9]]:3: remark: loop turned into 8 interleaved coroutines: {{.*}}ring dispatch{{.*}}; early exit: the first exiting iteration in iteration order wins, iterations after it leave no effect and no iteration past it is launched (iterations end in iteration order, for the reductions)
+// REMARK: split-early-exit.c:[[@LINE-9]]:3: remark: loop turned into 8 interleaved coroutines: {{.*}}ring dispatch{{.*}}; early exit: the first exiting iteration in iteration order wins, iterations after it leave no effect and no iteration past it is launched (the up to N - 1 already started run their loads, as under omp cancel for: what they read must be readable) (iterations end in iteration order, for the reductions)
 // CHECK-LABEL: define {{.*}} @chain_sum(
 // CHECK:       memcoro.turn
 // CHECK:       memcoro.counts
