@@ -71,14 +71,16 @@ using namespace memcoro;
 STATISTIC(NumCarriedLoads, "Number of loads carried to the next iteration that each iteration reads again");
 
 /// The loads whose value \p V is, through phis of the loop \p L: empty
-/// unless every one is a plain load in the loop from one pointer.
-static SmallVector<LoadInst *, 4> loadsOfOneAddress(const Loop &L, Value *V) {
+/// unless every one is a plain load in the loop from one pointer. A path
+/// that reads nothing hands on \p Carried, the value the iteration entered
+/// with (the inner loop that reads the bound again did not run).
+static SmallVector<LoadInst *, 4> loadsOfOneAddress(const Loop &L, Value *V, PHINode *Carried) {
   SmallVector<LoadInst *, 4> Loads;
   SmallVector<Value *, 8> Work = {V};
   SmallPtrSet<Value *, 8> Seen;
   while (!Work.empty()) {
     Value *X = Work.pop_back_val();
-    if (!Seen.insert(X).second)
+    if (!Seen.insert(X).second || X == Carried)
       continue;
     if (auto *P = dyn_cast<PHINode>(X); P && L.contains(P) && Seen.size() <= 16) {
       append_range(Work, P->incoming_values());
@@ -134,7 +136,7 @@ static bool sameRead(Value *Entering, Value *InLoop) {
 
 bool memcoro::recogniseCarriedLoad(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
   Loop &L = Plan.L;
-  SmallVector<LoadInst *, 4> Reads = loadsOfOneAddress(L, Phi->getIncomingValueForBlock(Plan.Latch));
+  SmallVector<LoadInst *, 4> Reads = loadsOfOneAddress(L, Phi->getIncomingValueForBlock(Plan.Latch), Phi);
   LoadInst *Next = Reads.empty() ? nullptr : Reads.front();
   Value *Entering = Phi->getIncomingValueForBlock(Plan.Preheader);
   auto *First = dyn_cast<LoadInst>(Entering);

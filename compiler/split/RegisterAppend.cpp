@@ -147,6 +147,11 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
     }
   if (C.Assigned.empty())
     return fail("never assigned in the loop");
+  // Only ever read again from memory (under -fopenmp a shared `C` re-read
+  // after each store that may alias it, as the column count of `out[r * C
+  // + c]`): a carried load, no counter the loop advances.
+  if (!Defs.empty() && all_of(Defs, [](Instruction *Def) { return isa<LoadInst>(Def); }))
+    return fail("each of its values is read from memory");
   // Reads: the uses of its phis in the loop. After the loop only the value
   // the latch hands on is used.
   Value *LatchValue = Phi->getIncomingValueForBlock(Plan.Latch);
