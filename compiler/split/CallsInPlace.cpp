@@ -147,7 +147,10 @@ std::optional<SerialReason> memcoro::acceptCallInPlace(LoopPlan &Plan, CallBase 
                   "iteration order: use a reentrant form (rand_r, strtok_r) with state per iteration");
   if (Call.hasFnAttr(Attribute::ReturnsTwice))
     return serial("returns twice (setjmp), which an iteration that suspends cannot do");
-  if (!Call.doesNotThrow() && !unwindEndsProgram(Call))
+  // A try/catch in the body catches it in the iteration.
+  auto *Invoke = dyn_cast<InvokeInst>(&Call);
+  bool CaughtInLoop = Invoke && Plan.L.contains(Invoke->getUnwindDest());
+  if (!Call.doesNotThrow() && !unwindEndsProgram(Call) && !CaughtInLoop)
     return serial("may throw an exception, which would leave the loop with later iterations half done: "
                   "declare the callee __attribute__((nothrow)) (noexcept in C++) to interleave the loop");
   Plan.CallsInPlace.push_back(&Call);

@@ -841,9 +841,12 @@ std::optional<SerialReason> SplitLegality::checkCallsAndControlFlow() {
       auto *CB = dyn_cast<CallBase>(&I);
       if (!CB)
         continue;
-      if ((isa<InvokeInst>(CB) && !runsAfterBufferAppend(Plan, A.DT, CB) && !unwindEndsProgram(*CB)) ||
-          isa<CallBrInst>(CB))
-      {
+      // An exception caught in the iteration (a try/catch in the body)
+      // unwinds to a handler of the loop, which runs as any other code does.
+      auto *Invoke = dyn_cast<InvokeInst>(CB);
+      if ((Invoke && !L.contains(Invoke->getUnwindDest()) && !runsAfterBufferAppend(Plan, A.DT, CB) &&
+           !unwindEndsProgram(*CB)) ||
+          isa<CallBrInst>(CB)) {
         LLVM_DEBUG(dbgs() << "memcoro-split: a call whose exception reaches code after it:" << *CB << "\n");
         return serial("Call", "the loop contains a call that may throw an exception", CB);
       }

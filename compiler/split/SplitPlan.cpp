@@ -228,6 +228,17 @@ std::optional<SerialReason> SuspensionPlanner::run(bool HasTwin) {
   // and brings in the lines of what it reads (p->key beside p->next).
   for (Instruction *I : Plan.LaunchOnly)
     IsRemote.erase(I);
+  // A catch handler of the body runs whole: from __cxa_begin_catch to
+  // __cxa_end_catch the C++ runtime keeps the exception on the thread's
+  // stack of caught exceptions, and another iteration's catch in between
+  // would end this one's (`e.what()` then read a freed exception).
+  for (BasicBlock *BB : L.blocks())
+    if (BB->isLandingPad())
+      for (Instruction *I : SmallVector<Instruction *, 8>(IsRemote.begin(), IsRemote.end()))
+        if (A.DT.dominates(BB, I->getParent())) {
+          LLVM_DEBUG(dbgs() << "memcoro-split: no suspension in a landing pad's code:" << *I << "\n");
+          IsRemote.erase(I);
+        }
   // Covered in program order, not the set's: its order follows addresses, and
   // the plan (and the AMU's near casts) list Covered in order.
   for (Instruction *I : Plan.LaunchSlice)

@@ -96,9 +96,10 @@ std::string loopPlace(const Loop &L) {
   return ("the function '" + L.getHeader()->getParent()->getName() + "'").str();
 }
 
+void emitTerminate(IRBuilder<> &B, Loop &L, Value *Caught);
+
 BasicBlock *createTerminatePad(Loop &L, Function &Personality) {
   Function &F = *L.getHeader()->getParent();
-  Module &M = *F.getParent();
   LLVMContext &Ctx = F.getContext();
   if (!F.hasPersonalityFn())
     F.setPersonalityFn(&Personality);
@@ -111,6 +112,14 @@ BasicBlock *createTerminatePad(Loop &L, Function &Personality) {
   B.SetCurrentDebugLocation(L.getStartLoc());
   LandingPadInst *LP = B.CreateLandingPad(PadTy, 1);
   LP->addClause(ConstantPointerNull::get(PointerType::get(Ctx, 0)));
+  emitTerminate(B, L, LP);
+  return Pad;
+}
+
+/// Ends the program for the exception \p Caught (a landing pad's value) that
+/// left the loop \p L, saying so on stderr.
+void emitTerminate(IRBuilder<> &B, Loop &L, Value *Caught) {
+  Module &M = *B.GetInsertBlock()->getModule();
   std::string Text = "memcoro: an exception left the marked loop at " + loopPlace(L) +
                      "; as from an OpenMP parallel for, the program terminates\n";
   Type *I64 = B.getInt64Ty();
@@ -119,13 +128,12 @@ BasicBlock *createTerminatePad(Loop &L, Function &Personality) {
                        ConstantInt::get(I64, Text.size())})
       ->setDoesNotThrow();
   FunctionCallee BeginCatch = M.getOrInsertFunction("__cxa_begin_catch", B.getPtrTy(), B.getPtrTy());
-  B.CreateCall(BeginCatch, {B.CreateExtractValue(LP, 0)})->setDoesNotThrow();
+  B.CreateCall(BeginCatch, {B.CreateExtractValue(Caught, 0)})->setDoesNotThrow();
   FunctionCallee Terminate = M.getOrInsertFunction("_ZSt9terminatev", B.getVoidTy());
   CallInst *Stop = B.CreateCall(Terminate);
   Stop->setDoesNotReturn();
   Stop->setDoesNotThrow();
   B.CreateUnreachable();
-  return Pad;
 }
 
 } // namespace
@@ -186,6 +194,9 @@ bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
   SmallPtrSet<BasicBlock *, 8> Collected;
+  SmallVector<ResumeInst *, 1> Resumes;
+  SmallVector<std::pair<BasicBlock *, ResumeInst *>, 1> SharedResumes;
+  bool RedirectedResume = false;
   for (BasicBlock *Exit : Exits) {
     SmallVector<BasicBlock *, 4> Chain = straightChain(Exit);
     const Instruction *T = Chain.back()->getTerminator();
@@ -202,9 +213,74 @@ bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &
       for (BasicBlock *BB : Chain)
         if (Collected.insert(BB).second)
           collect(BB, true);
+    // An exception a try/catch in the body does not catch goes on from its
+    // handler's dispatch: resumed, it leaves the loop.
+    if (auto *Resume = dyn_cast<ResumeInst>(Chain.back()->getTerminator())) {
+      if (all_of(Chain, reachedFromLoop))
+        Resumes.push_back(Resume);
+      else
+        SharedResumes.push_back({Exit, Resume});
+    }
   }
+  for (ResumeInst *Resume : Resumes) {
+    IRBuilder<> B(Resume);
+    B.SetCurrentDebugLocation(L.getStartLoc());
+    emitTerminate(B, L, Resume->getValue());
+    Resume->eraseFromParent();
+    ++NumUnwindEdgesRedirected;
+  }
+  // A resume other code reaches too (clang shares one between the loops of
+  // a function): each edge from the loop goes to a block of its own that
+  // ends the program, with the exception the resume would have thrown on.
+  for (auto [Exit, Resume] : SharedResumes) {
+    SmallVector<BasicBlock *, 2> Preds;
+    for (BasicBlock *Pred : predecessors(Exit))
+      if (L.contains(Pred))
+        Preds.push_back(Pred);
+    BasicBlock *Last = Resume->getParent();
+    // What the resume throws, from the loop's block \p Pred: through the
+    // phis of the exit and of the block it leads to.
+    auto thrownFrom = [&](BasicBlock *Pred) -> Value * {
+      Value *V = Resume->getValue();
+      if (auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getParent() == Last)
+        V = Phi->getIncomingValueForBlock(Last == Exit ? Pred : Exit);
+      if (auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getParent() == Exit)
+        V = Phi->getIncomingValueForBlock(Pred);
+      return V;
+    };
+    if (straightChain(Exit).size() > 2)
+      continue;
+    for (BasicBlock *Pred : Preds) {
+      Value *Thrown = thrownFrom(Pred);
+      if (auto *I = dyn_cast<Instruction>(Thrown); I && !DT.dominates(I, Pred->getTerminator()))
+        continue;
+      BasicBlock *Stop = BasicBlock::Create(F.getContext(), "memcoro.rethrow.terminate", &F);
+      IRBuilder<> B(Stop);
+      B.SetCurrentDebugLocation(L.getStartLoc());
+      // Outside the loop, a value of it goes through a phi (LCSSA).
+      PHINode *Exception = B.CreatePHI(Thrown->getType(), 1);
+      Exception->addIncoming(Thrown, Pred);
+      emitTerminate(B, L, Exception);
+      Pred->getTerminator()->replaceSuccessorWith(Exit, Stop);
+      Exit->removePredecessor(Pred);
+      ++NumUnwindEdgesRedirected;
+      RedirectedResume = true;
+    }
+  }
+  // The unwinder ends the program at once when its search finds no handler,
+  // before any landing pad runs: the loop's pads now catch everything, so
+  // that what they do not handle reaches the terminate above.
+  if (RedirectedResume || !Resumes.empty())
+    for (BasicBlock *BB : L.blocks())
+      if (LandingPadInst *LP = BB->getLandingPadInst();
+          LP && none_of(seq(LP->getNumClauses()), [&](unsigned C) {
+            return LP->isCatch(C) && isa<ConstantPointerNull>(LP->getClause(C));
+          }))
+        LP->addClause(ConstantPointerNull::get(PointerType::get(F.getContext(), 0)));
+  if (RedirectedResume)
+    DT.recalculate(F);
   if (Calls.empty() && Invokes.empty())
-    return false;
+    return !Resumes.empty() || RedirectedResume;
   SmallVector<CallInst *, 4> CallsOnly(make_first_range(Calls));
   Function *Personality = cxxPersonality(F, CallsOnly);
   if (!Personality) {

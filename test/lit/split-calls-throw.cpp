@@ -9,6 +9,7 @@
 // RUN: %memcoro-cxx -fno-memcoro-adapt -fno-memcoro-cost-model -O2 -g -DRUN %s -o %t && %t 10 2>&1 | FileCheck %s --check-prefix=QUIET
 // RUN: not --crash %t 1000 2>&1 | FileCheck %s --check-prefix=THROWN
 // RUN: %memcoro-cxx -fno-memcoro -O2 -DRUN %s -o %t.serial && %t.serial 1000 2>&1 | FileCheck %s --check-prefix=CAUGHT
+// RUN: not --crash %t 1000 typed 2>&1 | FileCheck %s --check-prefix=UNCAUGHT
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +40,24 @@ void noexcept_helper(std::int64_t *out, const std::int64_t *table, const std::ui
     out[i] = cannot_throw(table[idx[i]]);
 }
 
+// A try/catch in the body catches what it names in the iteration; anything
+// else it resumes would leave the loop, and ends the program instead.
+// CHECK: split-calls-throw.cpp:[[# @LINE + 7]]:3: remark: loop turned into 8 interleaved coroutines{{.*}}; an exception thrown in it and not caught there terminates the program
+// IR-LABEL: define {{.*}}@_Z11typed_catch
+// IR-NOT: resume
+// IR: call void @_ZSt9terminatev()
+// IR-NOT: resume
+void typed_catch(std::int64_t *out, const std::int64_t *table, const std::uint32_t *idx, long n) {
+#pragma memcoro parallel(8)
+  for (long i = 0; i < n; i++) {
+    try {
+      out[i] = may_throw(table[idx[i]]);
+    } catch (const std::runtime_error &) {
+      out[i] = -1;
+    }
+  }
+}
+
 #ifdef RUN
 __attribute__((noinline)) std::int64_t may_throw(std::int64_t v) {
   if (v > 900)
@@ -48,9 +67,11 @@ __attribute__((noinline)) std::int64_t may_throw(std::int64_t v) {
 std::int64_t cannot_throw(std::int64_t v) noexcept { return v; }
 
 // QUIET: sum 135
-// THROWN: memcoro: an exception left the marked loop at {{.*}}split-calls-throw.cpp:28; as from an OpenMP parallel for, the program terminates
+// THROWN: memcoro: an exception left the marked loop at {{.*}}split-calls-throw.cpp:29; as from an OpenMP parallel for, the program terminates
 // THROWN: terminate called after throwing an instance of 'std::out_of_range'
 // CAUGHT: caught: value above 900
+// UNCAUGHT: memcoro: an exception left the marked loop at {{.*}}split-calls-throw.cpp:52; as from an OpenMP parallel for, the program terminates
+// UNCAUGHT: terminate called after throwing an instance of 'std::out_of_range'
 int main(int argc, char **argv) {
   long n = std::atol(argv[1]);
   std::int64_t table[1000], out[1000];
@@ -59,6 +80,8 @@ int main(int argc, char **argv) {
     table[i] = i;
     idx[i] = static_cast<std::uint32_t>(n - 1 - i);
   }
+  if (argc > 2)
+    typed_catch(out, table, idx, n);
   try {
     throwing(out, table, idx, n);
   } catch (const std::exception &e) {
