@@ -137,6 +137,15 @@ bool memcoro::rebaseSpreadUpdates(Loop &L, AAResults &AA) {
     if (!Store || (Chain.size() == 1 && Chain.front()->getParent() == Read->getParent() &&
                    Store->getParent() == Read->getParent()))
       continue;
+    // The store applies the iteration's whole contribution once: not a
+    // running total stored again and again by an inner loop (LICM keeps
+    // GAP-style `checksum += v` stored in the loop it cannot leave early),
+    // which applied at each store would count the earlier steps again.
+    if (!Store->getValueOperand()->hasOneUse() ||
+        any_of(L.getSubLoops(), [&](const Loop *Inner) { return Inner->contains(Store); })) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the update from" << *Read << " is stored before its last step\n");
+      continue;
+    }
     MemoryLocation Place = MemoryLocation::get(Store);
     auto writesPlace = [&](Instruction &I) {
       return &I != Store && I.mayWriteToMemory() && isModSet(AA.getModRefInfo(&I, Place));
