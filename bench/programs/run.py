@@ -17,7 +17,7 @@ bitmap, LDBC Graphalytics label propagation, Ligra's BFS edgeMap, PKC k-core
 peeling, a string dictionary lookup batch over std::unordered_map<std::string,
 uint32_t>, a radix join's partitioning pass, a GROUP BY hash aggregation, a
 bitmap-filtered semijoin, adaptive radix tree lookups, asynchronous
-union-find), with one
+union-find, HyperLogLog distinct counts per group), with one
 `#pragma memcoro` line on its hot loop and no other edit.
 For each: what memcoro did with the marked loop (its remark), whether both
 builds pass the program's own verification, and the memcoro build's speed over
@@ -81,6 +81,7 @@ PROGRAMS = {
     "semijoin": ("semijoin.c", ["30", "2097152", "8388608"], ["20", "20000", "50000"]),
     "art": ("art.c", ["4194304", "2097152"], ["20000", "50000"]),
     "unionfind": ("unionfind.c", ["24", "1"], ["14", "1"]),
+    "hll": ("hll.c", ["524288", "8388608"], ["1000", "50000"]),
 }
 # Programs whose printed answer, besides what their verifier checks, may
 # differ between two correct runs: each iteration's update (a CAS minimum,
