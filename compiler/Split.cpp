@@ -252,9 +252,13 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
                "in serial order wins";
         break;
       case OrderedPoint::InputOutput:
-        R << "call to " << calleeName(*cast<CallBase>(P.At))
-          << " (input or output) runs in iteration order, from the call to the iteration's end, so that what it "
-             "writes or reads comes in the serial loop's order";
+        if (auto *Call = dyn_cast<CallBase>(P.At))
+          R << "call to " << calleeName(*Call)
+            << " (input or output) runs in iteration order, from the call to the iteration's end, so that what "
+               "it writes or reads comes in the serial loop's order";
+        else
+          R << "access to a stream's state (std::setw, std::hex) runs in iteration order, from here to the "
+               "iteration's end, with the output it shapes";
         break;
       case OrderedPoint::BufferAppend:
         R << "append through a counter in memory runs in iteration order, from this read of the counter to the "

@@ -171,11 +171,12 @@ Intrinsic::ID memcoro::floatMinMaxOf(const SelectInst &Sel, function_ref<bool(co
     P = CmpInst::getSwappedPredicate(P);
   else if (!(Cmp->getOperand(0) == New && Cmp->getOperand(1) == Old))
     return Intrinsic::not_intrinsic;
-  // Which of equal zeros is kept depends on the order, and so does whether
-  // a NaN is, when an unordered test takes it; maxnum ignores NaNs.
+  // Which of equal zeros is kept depends on the order (a reduction clause
+  // permits any); a NaN an unordered test takes poisons the rest of the
+  // serial loop's tests, which maxnum, ignoring NaNs, does not reproduce.
   bool ZerosAlike = Sel.hasNoSignedZeros() || Cmp->hasNoSignedZeros();
   bool NaNsTaken = CmpInst::isUnordered(P) && !(Sel.hasNoNaNs() || Cmp->hasNoNaNs());
-  if (!AnyOrder && (!ZerosAlike || NaNsTaken))
+  if ((!AnyOrder && !ZerosAlike) || NaNsTaken)
     return Intrinsic::not_intrinsic;
   switch (P) {
   case CmpInst::FCMP_OGT:

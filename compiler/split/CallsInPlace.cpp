@@ -116,7 +116,28 @@ bool memcoro::releasesLock(const Loop &L, const Instruction &I) {
   return false;
 }
 
-bool memcoro::isInputOutputCall(const CallBase &Call) { return classify(Call) == LibraryCall::InputOutput; }
+/// Whether \p F, defined in this module, makes input or output itself or
+/// through the functions it calls, up to \p Depth calls down.
+static bool makesInputOutput(const Function &F, unsigned Depth) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        const Function *Callee = Call->getCalledFunction();
+        if (classify(*Call) == LibraryCall::InputOutput ||
+            (Depth && Callee && Callee != &F && !Callee->isDeclaration() && makesInputOutput(*Callee, Depth - 1)))
+          return true;
+      }
+  return false;
+}
+
+bool memcoro::isInputOutputCall(const CallBase &Call) {
+  if (classify(Call) == LibraryCall::InputOutput)
+    return true;
+  // A helper of the same file that prints (a log line written out of line):
+  // its output comes in the order of the calls.
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && !Callee->isDeclaration() && makesInputOutput(*Callee, 2);
+}
 
 std::string memcoro::calleeName(const CallBase &Call) {
   if (isa<InlineAsm>(Call.getCalledOperand()))

@@ -713,10 +713,10 @@ bool guardsOnlyMirrors(const llvm::CmpInst &Cmp, const Reduction &R,
                        llvm::function_ref<bool(const llvm::Value *)> InReduction);
 
 /// maxnum or minnum when \p Sel keeps the larger or the smaller of a value
-/// \p InReduction holds and one it does not, by comparing the two, and the
-/// order in which such selects run does not matter (signed zeros and NaNs
-/// aside, or \p AnyOrder, a reduction clause's permission) (BranchMinMax.cpp);
-/// not_intrinsic otherwise.
+/// \p InReduction holds and one it does not, by comparing the two, takes no
+/// NaN, and the order in which such selects run does not matter (signed
+/// zeros aside, or \p AnyOrder, a reduction clause's permission)
+/// (BranchMinMax.cpp); not_intrinsic otherwise.
 llvm::Intrinsic::ID floatMinMaxOf(const llvm::SelectInst &Sel,
                                   llvm::function_ref<bool(const llvm::Value *)> InReduction, bool AnyOrder);
 

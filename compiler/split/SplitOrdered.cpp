@@ -354,9 +354,21 @@ std::optional<SerialReason> OrderedPlanner::run() {
     }
   for (CallInst *Marker : getOrderedMarkers(L))
     Plan.Ordered.push_back({OrderedPoint::Region, Marker, nullptr});
+  SmallPtrSet<const Value *, 2> Streams;
   for (CallBase *Call : Plan.CallsInPlace)
-    if (isInputOutputCall(*Call))
+    if (isInputOutputCall(*Call)) {
       Plan.Ordered.push_back({OrderedPoint::InputOutput, Call, nullptr});
+      if (Call->arg_size() && Call->getArgOperand(0)->getType()->isPointerTy())
+        if (auto *Stream = dyn_cast<GlobalVariable>(getUnderlyingObject(Call->getArgOperand(0))))
+          Streams.insert(Stream);
+    }
+  // A stream's state set inline before its output (std::setw and std::hex
+  // store into std::cout's ios_base) shapes that output: in order with it,
+  // or another iteration's output in between resets it.
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && Streams.contains(getUnderlyingObject(accessedPointer(I))))
+        Plan.Ordered.push_back({OrderedPoint::InputOutput, &I, nullptr});
   for (const AppendCounter &C : Plan.Counters) {
     // A buffered counter holds the turn from its first read to the
     // iteration's end (its starts are added below).

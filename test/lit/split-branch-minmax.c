@@ -64,3 +64,19 @@ double largest_double_unpermitted(size_t n, const unsigned *q, const double *t) 
   return mx;
 }
 // CHECK: split-branch-minmax.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: a value is carried
+
+// A test that takes a NaN (`!(v <= mx)`) makes every later test fail in the
+// serial loop; maxnum ignores it. Even the clause's permission leaves it
+// serial.
+double largest_taking_nan(size_t n, const unsigned *q, const double *t) {
+  double mx = 0;
+#pragma omp parallel for reduction(max : mx)
+#pragma memcoro
+  for (size_t i = 0; i < n; i++) {
+    double v = t[q[i]];
+    if (!(v <= mx))
+      mx = v;
+  }
+  return mx;
+}
+// CHECK: split-branch-minmax.c:{{[0-9]+}}:{{[0-9]+}}: remark: marked loop left serial: a value is carried
