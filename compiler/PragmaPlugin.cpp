@@ -233,6 +233,17 @@ std::string precedingOpenMPDirective(const SourceManager &SM, SourceLocation Pra
       break;
   }
   StringRef D = Directive;
+  // The operator form, `_Pragma("omp parallel for reduction(max : mx)")`.
+  if (D.consume_front("_Pragma")) {
+    D = D.ltrim();
+    if (!D.consume_front("("))
+      return "";
+    D = D.ltrim();
+    if (!D.consume_front("\""))
+      return "";
+    D = D.take_until([](char C) { return C == '"'; }).trim();
+    return D.starts_with("omp") ? D.drop_front(3).str() : "";
+  }
   if (!D.consume_front("#"))
     return "";
   D = D.ltrim();
