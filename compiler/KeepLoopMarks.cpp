@@ -1,4 +1,4 @@
-//===- KeepLoopMarks.cpp - marked loops' metadata through SCCP ------------===//
+//===- KeepLoopMarks.cpp - marked loops' metadata through SCCP, SimplifyCFG ===//
 //
 // A marked loop is known to memcoro-split by its !llvm.loop metadata
 // (MarkLoops.cpp), which sits on the branch of the loop's latch. LLVM 19's
@@ -9,13 +9,16 @@
 // -fsanitize-trap) this happens to whole programs: a check whose failure
 // ends the program becomes the latch, loop unswitching and GVN prove it
 // passes, and SCCP folds it (hashjoin's probe, hashbuild's build loop).
+// SimplifyCFG does the same when it turns a latch's switch into a branch: a
+// `while` body that declares a variable and may `break` ends in a switch on
+// the cleanup's destination, and the loop lost its mark to it.
 //
-// Not a pass: pass-instrumentation callbacks around SCCP and IPSCCP, for
-// functions memcoro-mark marked. Before the pass, the latch and header of
-// each marked loop are noted; after it, a latch whose branch now goes
-// unconditionally to the same header while no branch of the function carries
-// the loop's metadata any more gets it back. A latch folded towards the exit
-// is no loop any more and stays as it is.
+// Not a pass: pass-instrumentation callbacks around SCCP, IPSCCP and
+// SimplifyCFG, for functions memcoro-mark marked. Before the pass, the header
+// of each marked loop is noted; after it, when no branch of the function
+// carries the loop's metadata any more, the latch of the loop of that header
+// gets it back. A latch folded towards the exit is no loop any more and stays
+// as it is.
 //
 //===----------------------------------------------------------------------===//
 #include "KeepLoopMarks.h"
@@ -44,7 +47,6 @@ STATISTIC(NumMarksRestored, "Number of marked loops whose metadata SCCP dropped,
 namespace {
 
 struct Mark {
-  BasicBlock *Latch;
   BasicBlock *Header;
   MDNode *LoopID;
 };
@@ -53,14 +55,14 @@ class MarkKeeper {
 public:
   void before(StringRef PassID, Any IR) {
     Marks.clear();
-    if (!isSCCP(PassID))
+    if (!dropsMarks(PassID))
       return;
     forEachMarkedFunction(IR, [&](Function &F) {
       DominatorTree DT(F);
       LoopInfo LI(DT);
       for (Loop *L : LI.getLoopsInPreorder())
         if (getMarkedParallelism(*L) && L->getLoopLatch())
-          Marks[&F].push_back({L->getLoopLatch(), L->getHeader(), L->getLoopID()});
+          Marks[&F].push_back({L->getHeader(), L->getLoopID()});
     });
   }
 
@@ -79,11 +81,23 @@ public:
           if (MDNode *ID = T->getMetadata(LLVMContext::MD_loop))
             Kept.insert(ID);
       }
+      std::unique_ptr<DominatorTree> DT;
+      std::unique_ptr<LoopInfo> LI;
       for (const Mark &M : It->second) {
-        if (Kept.count(M.LoopID) || !Blocks.count(M.Latch) || !Blocks.count(M.Header))
+        if (Kept.count(M.LoopID) || !Blocks.count(M.Header))
           continue;
-        auto *Br = dyn_cast_or_null<BranchInst>(M.Latch->getTerminator());
-        if (!Br || Br->isConditional() || Br->getSuccessor(0) != M.Header)
+        // The loop of the same header, whose latch may be another block now:
+        // SimplifyCFG threads a switch on a cleanup's destination (a `while`
+        // body that declares a variable and may break) into the blocks
+        // before it, and the new latch has no metadata.
+        if (!LI) {
+          DT = std::make_unique<DominatorTree>(F);
+          LI = std::make_unique<LoopInfo>(*DT);
+        }
+        Loop *L = LI->getLoopFor(M.Header);
+        BasicBlock *Latch = L && L->getHeader() == M.Header ? L->getLoopLatch() : nullptr;
+        auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+        if (!Br)
           continue;
         LLVM_DEBUG(dbgs() << "memcoro-keep-marks: " << PassID << " dropped the metadata of a marked loop in "
                           << F.getName() << "; put back\n");
@@ -95,7 +109,9 @@ public:
   }
 
 private:
-  static bool isSCCP(StringRef PassID) { return PassID == "SCCPPass" || PassID == "IPSCCPPass"; }
+  static bool dropsMarks(StringRef PassID) {
+    return PassID == "SCCPPass" || PassID == "IPSCCPPass" || PassID == "SimplifyCFGPass";
+  }
 
   template <typename Fn> static void forEachMarkedFunction(Any IR, Fn &&Visit) {
     auto visit = [&](const Function *F) {
