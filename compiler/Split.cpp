@@ -411,18 +411,14 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                                       FAM.getResult<TargetLibraryAnalysis>(F), ORE))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
-    if (exposeCallsAndCopies(*Target, LI, DT, F, FAM)) {
-      SE.forgetLoop(Target);
-      // New accesses and calls: which of them are remote is not in a result
-      // computed before.
-      PreservedAnalyses KeepAllButRemote = PreservedAnalyses::all();
-      KeepAllButRemote.abandon<RemoteAccessAnalysis>();
-      FAM.invalidate(F, KeepAllButRemote);
-    }
+    bool AccessesChanged = exposeCallsAndCopies(*Target, LI, DT, F, FAM);
     if (speculateSiblingLoads(*Target, LI, DT, AC, ORE))
       SE.forgetLoop(Target);
-    if (rebaseSpreadUpdates(*Target, FAM.getResult<AAManager>(F))) {
+    AccessesChanged |= rebaseSpreadUpdates(*Target, FAM.getResult<AAManager>(F));
+    if (AccessesChanged) {
       SE.forgetLoop(Target);
+      // New accesses and calls, or reads moved to their stores: which of
+      // them are remote is not in a result computed before.
       PreservedAnalyses KeepAllButRemote = PreservedAnalyses::all();
       KeepAllButRemote.abandon<RemoteAccessAnalysis>();
       FAM.invalidate(F, KeepAllButRemote);

@@ -146,18 +146,12 @@ bool memcoro::rebaseSpreadUpdates(Loop &L, AAResults &AA) {
       LLVM_DEBUG(dbgs() << "memcoro-split: the update from" << *Read << " is stored before its last step\n");
       continue;
     }
-    MemoryLocation Place = MemoryLocation::get(Store);
-    auto writesPlace = [&](Instruction &I) {
-      return &I != Store && I.mayWriteToMemory() && isModSet(AA.getModRefInfo(&I, Place));
-    };
-    if (any_of(L.blocks(), [&](BasicBlock *BB) { return any_of(*BB, writesPlace); })) {
+    if (firstWriterIn(AA, L, MemoryLocation::get(Store), [&](const Instruction &I) { return &I == Store; })) {
       LLVM_DEBUG(dbgs() << "memcoro-split: the update from" << *Read << " is not rebased: the loop may write "
                         << "its place elsewhere\n");
       continue;
     }
-    Constant *Identity = Operation == Instruction::Mul   ? ConstantInt::get(Read->getType(), 1)
-                         : Operation == Instruction::And ? Constant::getAllOnesValue(Read->getType())
-                                                         : Constant::getNullValue(Read->getType());
+    Constant *Identity = ConstantExpr::getBinOpIdentity(Operation, Read->getType());
     for (Instruction *I : Chain)
       I->dropPoisonGeneratingFlags();
     auto *Again = cast<LoadInst>(Read->clone());

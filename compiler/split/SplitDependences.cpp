@@ -95,11 +95,11 @@ std::string memcoro::accessPlace(Instruction &Access) {
   return "the " + Kind + " at " + sourcePlace(Access);
 }
 
-Instruction *memcoro::firstWriterIn(const SplitAnalyses &A, const Loop &L, const MemoryLocation &Loc,
+Instruction *memcoro::firstWriterIn(AAResults &AA, const Loop &L, const MemoryLocation &Loc,
                                     function_ref<bool(const Instruction &)> Excused) {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
-      if (I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Loc)) && !(Excused && Excused(I)))
+      if (I.mayWriteToMemory() && isModSet(AA.getModRefInfo(&I, Loc)) && !(Excused && Excused(I)))
         return &I;
   return nullptr;
 }

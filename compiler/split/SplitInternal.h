@@ -359,6 +359,11 @@ struct LoopPlan {
 
   /// Append counters (legality recognises them, SplitOrdered.cpp).
   llvm::SmallVector<AppendCounter, 1> Counters;
+  /// Whether \p V is one of an append counter's values, the iteration's
+  /// only once it holds the turn.
+  bool isCounterValue(const llvm::Value *V) const {
+    return llvm::any_of(Counters, [&](const AppendCounter &C) { return llvm::is_contained(C.Closure, V); });
+  }
   /// Appends through a counter in memory (`lq.push_back(v)`, BufferAppend.cpp):
   /// the first reads of the counter, from which the iteration runs in
   /// iteration order.
@@ -828,8 +833,12 @@ std::string accessPlace(llvm::Instruction &Access);
 /// other than those \p Excused (writes the pragma's contract covers), or
 /// null: the loop leaves what a load outside the body's order (at launch, one
 /// iteration early, or read ahead) reads as it was.
-llvm::Instruction *firstWriterIn(const SplitAnalyses &A, const llvm::Loop &L, const llvm::MemoryLocation &Loc,
+llvm::Instruction *firstWriterIn(llvm::AAResults &AA, const llvm::Loop &L, const llvm::MemoryLocation &Loc,
                                  llvm::function_ref<bool(const llvm::Instruction &)> Excused = nullptr);
+inline llvm::Instruction *firstWriterIn(const SplitAnalyses &A, const llvm::Loop &L, const llvm::MemoryLocation &Loc,
+                                        llvm::function_ref<bool(const llvm::Instruction &)> Excused = nullptr) {
+  return firstWriterIn(A.AA, L, Loc, Excused);
+}
 
 /// The name of the source variable \p V holds, when debug info says; empty
 /// otherwise (the IR's own names are gone in a release clang's output).

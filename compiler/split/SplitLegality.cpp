@@ -399,6 +399,7 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
   bool KindIsIntrinsic = false;
   bool ConditionalMirror = false;
   auto inClosure = [&](const Value *V) { auto *I = dyn_cast<Instruction>(V); return I && Closure.contains(I); };
+  const bool MinMaxInAnyOrder = clausePermitsReassociation('m');
 
   while (!Work.empty()) {
     Instruction *Cur = Work.pop_back_val();
@@ -449,7 +450,7 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
     }
     auto *Sel = dyn_cast<SelectInst>(I);
     Intrinsic::ID FloatMinMax =
-        Sel ? floatMinMaxOf(*Sel, inClosure, clausePermitsReassociation('m')) : Intrinsic::not_intrinsic;
+        Sel ? floatMinMaxOf(*Sel, inClosure, MinMaxInAnyOrder) : Intrinsic::not_intrinsic;
     if (Sel && !FloatMinMax) {
       if (inClosure(Sel->getCondition()) || !inClosure(Sel->getTrueValue()) || !inClosure(Sel->getFalseValue()))
         return false;
@@ -461,7 +462,7 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
     if (auto *Cmp = dyn_cast<CmpInst>(I)) {
       auto selectsMinMax = [&](User *U) {
         auto *S = dyn_cast<SelectInst>(U);
-        return S && S->getCondition() == Cmp && floatMinMaxOf(*S, inClosure, clausePermitsReassociation('m'));
+        return S && S->getCondition() == Cmp && floatMinMaxOf(*S, inClosure, MinMaxInAnyOrder);
       };
       if (!all_of(Cmp->users(), [&](User *U) { return selectsMinMax(U) || isa<BranchInst>(U); }) ||
           !guardsOnlyMirrors(*Cmp, R, inClosure))
@@ -538,7 +539,7 @@ bool SplitLegality::recogniseReduction(PHINode *Phi, Reduction &R) {
         // -ffast-math's `v > mx ? v : mx`: which of equal zeros is kept
         // depends on the order, unless signed zeros do not matter or a
         // reduction clause permits it.
-        if (!II->hasNoSignedZeros() && !clausePermitsReassociation('m'))
+        if (!II->hasNoSignedZeros() && !MinMaxInAnyOrder)
           return false;
         Op = II->getIntrinsicID();
         IsIntr = true;

@@ -472,8 +472,7 @@ void memcoro::dropAppendSuspensions(LoopPlan &Plan) {
       return false;
     // A pointer kept in a register is the address itself: a vector's end
     // (`*end = v`).
-    if (any_of(Plan.Counters,
-               [&](const AppendCounter &C) { return is_contained(C.Closure, Store->getPointerOperand()); }))
+    if (Plan.isCounterValue(Store->getPointerOperand()))
       return true;
     for (Value *P = Store->getPointerOperand(); auto *GEP = dyn_cast<GetElementPtrInst>(P);
          P = GEP->getPointerOperand())

@@ -184,10 +184,7 @@ bool SuspensionPlanner::makeAvailableAt(Value *V, Instruction *At, unsigned Dept
   // An append counter's value is the iteration's only once it holds the
   // turn: a slot computed from it above the suspension (to prefetch the
   // store `out[pos] = v; pos = (pos + 3) % n`) would be read too early.
-  auto ofCounter = [&](Value *Op) {
-    return any_of(Plan.Counters, [&](const AppendCounter &C) { return is_contained(C.Closure, Op); });
-  };
-  if (any_of(I->operands(), ofCounter))
+  if (any_of(I->operands(), [&](Value *Op) { return Plan.isCounterValue(Op); }))
     return false;
   for (Value *Op : I->operands())
     if (!makeAvailableAt(Op, At, Depth - 1))

@@ -233,6 +233,8 @@ bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &
   // a function): each edge from the loop goes to a block of its own that
   // ends the program, with the exception the resume would have thrown on.
   for (auto [Exit, Resume] : SharedResumes) {
+    if (straightChain(Exit).size() > 2)
+      continue;
     SmallVector<BasicBlock *, 2> Preds;
     for (BasicBlock *Pred : predecessors(Exit))
       if (L.contains(Pred))
@@ -248,8 +250,6 @@ bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &
         V = Phi->getIncomingValueForBlock(Pred);
       return V;
     };
-    if (straightChain(Exit).size() > 2)
-      continue;
     for (BasicBlock *Pred : Preds) {
       Value *Thrown = thrownFrom(Pred);
       if (auto *I = dyn_cast<Instruction>(Thrown); I && !DT.dominates(I, Pred->getTerminator()))
