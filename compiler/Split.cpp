@@ -408,6 +408,9 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     prepareMarkedLoop(*Target, LI, DT, SE, AC);
+    if (rotateWhileSearch(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
+                          FAM.getResult<TargetLibraryAnalysis>(F)))
+      prepareMarkedLoop(*Target, LI, DT, SE, AC);
     if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                                       FAM.getResult<TargetLibraryAnalysis>(F), ORE))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
@@ -468,6 +471,9 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
   for (Loop *L : LI.getLoopsInPreorder())
     if (getMarkedParallelism(*L)) {
       prepareMarkedLoop(*L, LI, DT, SE, AC);
+      if (rotateWhileSearch(*L, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
+                            FAM.getResult<TargetLibraryAnalysis>(F)))
+        prepareMarkedLoop(*L, LI, DT, SE, AC);
       if (exposeCallsAndCopies(*L, LI, DT, F, FAM))
         SE.forgetLoop(L);
     }

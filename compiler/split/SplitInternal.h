@@ -1201,6 +1201,15 @@ llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Pl
 /// before the remote accesses are found; returns whether it changed the loop.
 bool rebaseSpreadUpdates(llvm::Loop &L, llvm::AAResults &AA);
 
+/// Rotates the marked loop \p L when it is a `while` search LoopRotate left
+/// unrotated: its header exits on a counted test and its latch on the data
+/// (RotatedSearch.cpp). The match becomes an early exit and the count moves
+/// to the latch, the shape of the same search written as a `for`. Run before
+/// legality; returns whether it changed the loop.
+bool rotateWhileSearch(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::ScalarEvolution &SE,
+                       llvm::AssumptionCache &AC, const llvm::TargetTransformInfo &TTI,
+                       const llvm::TargetLibraryInfo &TLI);
+
 /// Makes each test of a value the marked loop \p L has just fetched that
 /// guards loads of other fields of the same object branch-free: the loads
 /// run before the test and the results are selected, marked unpredictable

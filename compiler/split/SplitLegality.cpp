@@ -892,14 +892,18 @@ std::optional<SerialReason> SplitLegality::checkLiveOuts() {
     if (!I || !L.contains(I) || ReductionResults.contains(V))
       continue;
     const SCEV *AtExit = A.SE.getSCEVAtScope(A.SE.getSCEV(V), L.getParentLoop());
-    // With early exits scalar evolution has no exit value; the latch's exit
-    // is taken after the latch's count of iterations.
+    // With early exits scalar evolution has no exit value (none, or the
+    // recurrence itself); the latch's exit is taken after the latch's count
+    // of iterations.
     if (auto *AR = dyn_cast<SCEVAddRecExpr>(A.SE.getSCEV(V));
-        !Plan.EarlyExits.empty() && isa<SCEVCouldNotCompute>(AtExit) && AR && AR->getLoop() == &L && AR->isAffine())
+        !Plan.EarlyExits.empty() && (isa<SCEVCouldNotCompute>(AtExit) || !A.SE.isLoopInvariant(AtExit, &L)) && AR &&
+        AR->getLoop() == &L && AR->isAffine())
       AtExit = AR->evaluateAtIteration(A.SE.getTruncateOrZeroExtend(Plan.BackedgeTakenCount, AR->getType()), A.SE);
     SCEVExpander Probe(A.SE, A.DL, "memcoro");
-    if (isa<SCEVCouldNotCompute>(AtExit) || !A.SE.isLoopInvariant(AtExit, &L) || !Probe.isSafeToExpand(AtExit))
+    if (isa<SCEVCouldNotCompute>(AtExit) || !A.SE.isLoopInvariant(AtExit, &L) || !Probe.isSafeToExpand(AtExit)) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: no value at the exit for" << Phi << " (" << *A.SE.getSCEV(V) << ")\n");
       return serial("LiveOut", "a value computed in the loop is used after it and is not a reduction", I);
+    }
     Plan.ExitValues.push_back({&Phi, AtExit});
   }
   return std::nullopt;
