@@ -13,12 +13,14 @@
 // `while` body that declares a variable and may `break` ends in a switch on
 // the cleanup's destination, and the loop lost its mark to it.
 //
-// Not a pass: pass-instrumentation callbacks around SCCP, IPSCCP and
-// SimplifyCFG, for functions memcoro-mark marked. Before the pass, the header
-// of each marked loop is noted; after it, when no branch of the function
-// carries the loop's metadata any more, the latch of the loop of that header
-// gets it back. A latch folded towards the exit is no loop any more and stays
-// as it is.
+// GVN's load PRE puts a reload on a back edge it splits: the metadata stays
+// on a branch that is no latch any more.
+//
+// Not a pass: pass-instrumentation callbacks around every function and module
+// pass, for functions memcoro-mark marked. Before the pass, the header of
+// each marked loop is noted; after it, when the latch of the loop of that
+// header does not carry the loop's metadata, it gets it back. A latch folded
+// towards the exit is no loop any more and stays as it is.
 //
 //===----------------------------------------------------------------------===//
 #include "KeepLoopMarks.h"
@@ -42,7 +44,7 @@ using namespace memcoro;
 
 #define DEBUG_TYPE "memcoro-keep-marks"
 
-STATISTIC(NumMarksRestored, "Number of marked loops whose metadata SCCP dropped, put back");
+STATISTIC(NumMarksRestored, "Number of marked loops whose latch lost its metadata to a pass, put back");
 
 namespace {
 
@@ -74,22 +76,19 @@ public:
       if (It == Marks.end())
         return;
       SmallPtrSet<const BasicBlock *, 32> Blocks;
-      SmallPtrSet<const MDNode *, 4> Kept;
-      for (BasicBlock &BB : F) {
+      for (BasicBlock &BB : F)
         Blocks.insert(&BB);
-        if (Instruction *T = BB.getTerminator())
-          if (MDNode *ID = T->getMetadata(LLVMContext::MD_loop))
-            Kept.insert(ID);
-      }
       std::unique_ptr<DominatorTree> DT;
       std::unique_ptr<LoopInfo> LI;
       for (const Mark &M : It->second) {
-        if (Kept.count(M.LoopID) || !Blocks.count(M.Header))
+        if (!Blocks.count(M.Header))
           continue;
         // The loop of the same header, whose latch may be another block now:
         // SimplifyCFG threads a switch on a cleanup's destination (a `while`
         // body that declares a variable and may break) into the blocks
-        // before it, and the new latch has no metadata.
+        // before it, GVN's load PRE splits the back edge to put a reload of
+        // the bound on it (an OpenMP chunk loop at -O3), and the new latch
+        // has no metadata.
         if (!LI) {
           DT = std::make_unique<DominatorTree>(F);
           LI = std::make_unique<LoopInfo>(*DT);
@@ -97,11 +96,16 @@ public:
         Loop *L = LI->getLoopFor(M.Header);
         BasicBlock *Latch = L && L->getHeader() == M.Header ? L->getLoopLatch() : nullptr;
         auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
-        if (!Br)
+        if (!Br || Br->getMetadata(LLVMContext::MD_loop) == M.LoopID)
           continue;
         LLVM_DEBUG(dbgs() << "memcoro-keep-marks: " << PassID << " dropped the metadata of a marked loop in "
                           << F.getName() << "; put back\n");
         Br->setMetadata(LLVMContext::MD_loop, M.LoopID);
+        // A branch of the loop that kept the metadata is no back edge: an
+        // inner loop it may come to close later must not take the mark.
+        for (BasicBlock *BB : L->blocks())
+          if (BB != Latch && BB->getTerminator()->getMetadata(LLVMContext::MD_loop) == M.LoopID)
+            BB->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
         ++NumMarksRestored;
       }
     });
@@ -109,8 +113,13 @@ public:
   }
 
 private:
+  /// Any pass that changes a function's blocks may move a latch. Loop
+  /// passes keep their loop's latch and its metadata; pass managers and
+  /// adaptors only run the passes checked one by one; memcoro's own passes
+  /// unmark what they turn into a state machine or leave serial.
   static bool dropsMarks(StringRef PassID) {
-    return PassID == "SCCPPass" || PassID == "IPSCCPPass" || PassID == "SimplifyCFGPass";
+    return !PassID.starts_with("memcoro::") && !PassID.contains("PassManager") && !PassID.contains("Adaptor") && !PassID.contains("Analysis") &&
+           !PassID.contains("Verifier") && !PassID.contains("Print");
   }
 
   template <typename Fn> static void forEachMarkedFunction(Any IR, Fn &&Visit) {

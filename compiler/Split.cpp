@@ -408,6 +408,8 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     prepareMarkedLoop(*Target, LI, DT, SE, AC);
+    if (shapeLatch(*Target, LI, DT, SE, AC))
+      prepareMarkedLoop(*Target, LI, DT, SE, AC);
     if (rotateWhileSearch(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                           FAM.getResult<TargetLibraryAnalysis>(F)))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
@@ -471,6 +473,8 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
   for (Loop *L : LI.getLoopsInPreorder())
     if (getMarkedParallelism(*L)) {
       prepareMarkedLoop(*L, LI, DT, SE, AC);
+      if (shapeLatch(*L, LI, DT, SE, AC))
+        prepareMarkedLoop(*L, LI, DT, SE, AC);
       if (rotateWhileSearch(*L, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                             FAM.getResult<TargetLibraryAnalysis>(F)))
         prepareMarkedLoop(*L, LI, DT, SE, AC);

@@ -1201,6 +1201,14 @@ llvm::Instruction *emitTestBeforeTurn(const SplitAnalyses &A, const LoopPlan &Pl
 /// before the remote accesses are found; returns whether it changed the loop.
 bool rebaseSpreadUpdates(llvm::Loop &L, llvm::AAResults &AA);
 
+/// Gives the marked loop \p L the latch the plan reads its count off: a phi
+/// of equal computations (each path's `v + 1`) becomes one, and a latch after
+/// the exiting block whose instructions are safe to speculate is folded into
+/// it (LatchShape.cpp). Run before legality; returns whether it changed the
+/// loop.
+bool shapeLatch(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::ScalarEvolution &SE,
+                llvm::AssumptionCache &AC);
+
 /// Rotates the marked loop \p L when it is a `while` search LoopRotate left
 /// unrotated: its header exits on a counted test and its latch on the data
 /// (RotatedSearch.cpp). The match becomes an early exit and the count moves
