@@ -89,6 +89,9 @@ bool memcoro::outlineSerialCopies(Function &F) {
     // Where the function pass manager still comes to it.
     Copy->removeFromParent();
     F.getParent()->getFunctionList().insertAfter(F.getIterator(), Copy);
+    // An OpenMP region built with -g is an always-inline body under a
+    // wrapper; the copy keeps its attributes, and the two may not meet.
+    Copy->removeFnAttr(Attribute::AlwaysInline);
     Copy->addFnAttr(Attribute::NoInline);
     ++NumOutlinedSerialCopies;
     Changed = true;
