@@ -232,7 +232,17 @@ Instruction *memcoro::cloneForReadAhead(IRBuilder<> &B, Instruction &I, function
   C->dropUnknownNonDebugMetadata({LLVMContext::MD_tbaa});
   C->setName(I.getName() + Suffix);
   B.Insert(C);
+  markReadAhead(*C);
   return C;
+}
+
+void memcoro::markReadAhead(Instruction &I) {
+  // A read ahead the serial loop does not make: past the end of an array
+  // within its page (no fault, as aheadInPage tests), or of a value the
+  // loop may still write. A sanitizer would report what the program does not
+  // do.
+  if (isa<LoadInst>(I))
+    I.setMetadata(LLVMContext::MD_nosanitize, MDNode::get(I.getContext(), {}));
 }
 
 bool memcoro::tripCountKnownAhead(const SplitAnalyses &A, Loop &Level) {
@@ -780,6 +790,7 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
       B.SetCurrentDebugLocation(P.Stream->getDebugLoc());
       llvm::Value *Addr = B.CreatePtrAdd(GuardAhead, B.getInt64(P.GuardOffset), "memcoro.ahead.ptr");
       Value = After = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
+      markReadAhead(*After);
     }
     if (!Value) {
       testsAt(B, P.Stream, P);
@@ -793,6 +804,7 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
         branchOn(B, aheadInPage(A, B, P.Stream, P.Distance));
       }
       Value = After = B.CreateAlignedLoad(P.Stream->getType(), Addr, Align(1), P.Stream->getName() + ".ahead");
+      markReadAhead(*After);
     }
     B.SetInsertPoint(After->getNextNode());
     B.SetCurrentDebugLocation(P.Stream->getDebugLoc());

@@ -495,6 +495,7 @@ private:
   void replaceUse(llvm::Use &U, llvm::Value *Instead);
 };
 
+
 /// Chooses the suspension points of a legal loop, coalesces them, and picks
 /// the dispatch style (SplitPlan.cpp). \p HasTwin: another copy of the same
 /// marked loop exists in the function.
@@ -563,6 +564,9 @@ bool tripCountKnownAhead(const SplitAnalyses &A, llvm::Loop &Level);
 /// with \p Suffix (PrefetchAhead.cpp; PrefetchEdges.cpp too).
 llvm::Instruction *cloneForReadAhead(llvm::IRBuilder<> &B, llvm::Instruction &I,
                                      llvm::function_ref<llvm::Value *(llvm::Value *)> Map, llvm::StringRef Suffix);
+/// Marks \p I, a load the serial loop does not make (a read ahead of the
+/// loop's own), as no sanitizer's business.
+void markReadAhead(llvm::Instruction &I);
 /// PrefetchEdges.cpp: whether an inner loop the core overlaps walks rows of
 /// one stream that can be prefetched ahead across rows; if so, fills Plan.Edges.
 bool planPrefetchEdges(const SplitAnalyses &A, LoopPlan &Plan);
