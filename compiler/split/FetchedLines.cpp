@@ -39,6 +39,11 @@
 // Far memory under the software AMU (address space 1) is not cached this way
 // and keeps its suspensions.
 //
+// An access to a pointer that the iteration accessed on every way to it
+// (a word read on each side of a branch, then stored: a std::vector<bool>
+// element assigned a computed bit) needs no suspension either; with one
+// there, other iterations ran between the word's read and its write.
+//
 // The plan's own rule asks sameLine() here too: the geometry of fields,
 // records and lines lives in this one file.
 //
@@ -365,11 +370,51 @@ private:
 
 } // namespace
 
+/// Whether every way from the loop's header to \p Late passes an access to
+/// \p Ptr itself, or to its granule, in the same iteration: a word read on
+/// each side of a branch and stored after it (a std::vector<bool> element
+/// set or cleared), which no one of the reads dominates.
+static bool accessedOnEveryPath(const SplitAnalyses &A, const Loop &L, Instruction *Late, Value *Ptr) {
+  if (A.LI.getLoopFor(Late->getParent()) != &L)
+    return false;
+  auto accesses = [&](Instruction &I) {
+    Value *Other = &I == Late ? nullptr : accessedPointer(I);
+    return Other && (Other == Ptr || withinOneGranule(Other, Ptr, A.DL));
+  };
+  for (Instruction *I = Late->getPrevNode(); I; I = I->getPrevNode())
+    if (accesses(*I))
+      return true;
+  SmallVector<BasicBlock *, 8> Work;
+  SmallPtrSet<BasicBlock *, 16> Seen;
+  auto stepBack = [&](BasicBlock *BB) {
+    if (BB == L.getHeader())
+      return false;
+    append_range(Work, predecessors(BB));
+    return true;
+  };
+  if (!stepBack(Late->getParent()))
+    return false;
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (!Seen.insert(BB).second || any_of(*BB, accesses))
+      continue;
+    if (!L.contains(BB) || !stepBack(BB))
+      return false;
+  }
+  return true;
+}
+
 bool memcoro::fetchedEarlierInIteration(const SplitAnalyses &A, const LoopPlan &Plan, Instruction *Late,
                                         SmallVectorImpl<FetchedField> &Extra) {
   Value *Ptr = accessedPointer(*Late);
   if (!Ptr || Ptr->getType()->getPointerAddressSpace() != 0)
     return false;
+  if (accessedOnEveryPath(A, Plan.L, Late, Ptr)) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: no suspension at" << *Late
+                      << ": every way to it accessed its line earlier in the iteration\n");
+    ++NumFetchedInIteration;
+    return true;
+  }
   if (auto *Load = dyn_cast<LoadInst>(Late); Load && Load->isSimple())
     if (auto *GEP = dyn_cast<GetElementPtrInst>(Ptr); GEP && GEP->getNumIndices() >= 1) {
       IndexChoice Choice(A, Plan.L, *GEP);
