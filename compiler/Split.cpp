@@ -235,7 +235,14 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
     ORE.emit([&] {
       OptimizationRemark R(RemarkPass, "Ordered", P.At);
       switch (P.What) {
-      case OrderedPoint::Region: R << "ordered region runs in iteration order"; break;
+      case OrderedPoint::Region:
+        if (MDNode *Last = P.At->getMetadata(LastValuesMD))
+          R << "the last iteration's " << cast<MDString>(Last->getOperand(0))->getString()
+            << ", read after the loop, is stored at each iteration's end in iteration order, so that the last "
+               "store is the serial loop's";
+        else
+          R << "ordered region runs in iteration order";
+        break;
       case OrderedPoint::Append: R << "append runs in iteration order: the counter is shared by the iterations"; break;
       case OrderedPoint::FirstWriterWins:
         R << "first-writer-wins test runs in iteration order, so the first iteration in serial order wins";
@@ -413,6 +420,8 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     if (rotateWhileSearch(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                           FAM.getResult<TargetLibraryAnalysis>(F)))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
+    if (keepLastValuesInOrder(*Target, SE))
+      prepareMarkedLoop(*Target, LI, DT, SE, AC);
     if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                                       FAM.getResult<TargetLibraryAnalysis>(F), ORE))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
@@ -477,6 +486,8 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
         prepareMarkedLoop(*L, LI, DT, SE, AC);
       if (rotateWhileSearch(*L, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                             FAM.getResult<TargetLibraryAnalysis>(F)))
+        prepareMarkedLoop(*L, LI, DT, SE, AC);
+      if (keepLastValuesInOrder(*L, SE))
         prepareMarkedLoop(*L, LI, DT, SE, AC);
       if (exposeCallsAndCopies(*L, LI, DT, F, FAM))
         SE.forgetLoop(L);

@@ -1213,6 +1213,16 @@ bool rebaseSpreadUpdates(llvm::Loop &L, llvm::AAResults &AA);
 bool shapeLatch(llvm::Loop &L, llvm::LoopInfo &LI, llvm::DominatorTree &DT, llvm::ScalarEvolution &SE,
                 llvm::AssumptionCache &AC);
 
+/// Passes each value the marked loop \p L computes in its last iteration and
+/// the code after it reads through a slot stored at the iteration's end in
+/// iteration order (an ordered marker before the stores), for loops that
+/// leave at the latch only (LastValues.cpp). Run before legality; returns
+/// whether it changed the loop.
+bool keepLastValuesInOrder(llvm::Loop &L, llvm::ScalarEvolution &SE);
+/// On the ordered marker keepLastValuesInOrder adds: the names of the values,
+/// for the remark.
+inline constexpr llvm::StringLiteral LastValuesMD = "memcoro.last.values";
+
 /// Rotates the marked loop \p L when it is a `while` search LoopRotate left
 /// unrotated: its header exits on a counted test and its latch on the data
 /// (RotatedSearch.cpp). The match becomes an early exit and the count moves

@@ -902,7 +902,12 @@ std::optional<SerialReason> SplitLegality::checkLiveOuts() {
     SCEVExpander Probe(A.SE, A.DL, "memcoro");
     if (isa<SCEVCouldNotCompute>(AtExit) || !A.SE.isLoopInvariant(AtExit, &L) || !Probe.isSafeToExpand(AtExit)) {
       LLVM_DEBUG(dbgs() << "memcoro-split: no value at the exit for" << Phi << " (" << *A.SE.getSCEV(V) << ")\n");
-      return serial("LiveOut", "a value computed in the loop is used after it and is not a reduction", I);
+      StringRef Name = sourceVariableName(*I);
+      return serial("LiveOut",
+                    "a value computed in the loop" + (Name.empty() ? std::string() : " ('" + Name.str() + "')") +
+                        " is used after it and is not a reduction: the last iteration's values pass out of a "
+                        "loop that leaves at its end alone, an early exit's from the iteration that exits",
+                    I);
     }
     Plan.ExitValues.push_back({&Phi, AtExit});
   }

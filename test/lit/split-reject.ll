@@ -15,7 +15,6 @@
 ; PLAN-NEXT: loop %if.else in function 'streams': left serial (NoSuspension):
 ; PLAN-NEXT: loop %if.else in function 'fpsum': left serial (FPReduction):
 ; PLAN-NEXT: loop %if.else in function 'list': left serial (UnknownTripCount):
-; PLAN-NEXT: loop %if.else in function 'live_out': left serial (LiveOut):
 ; PLAN-NEXT: loop %if.else in function 'irreducible': left serial (Irreducible):
 ; PLAN-NEXT: loop %if.else in function 'volatile_read': left serial (Volatile):
 
@@ -26,7 +25,6 @@
 ; REMARK: marked loop left serial: no access in the loop looks long-latency
 ; REMARK: marked loop left serial: floating-point reduction whose result depends on the order of the additions; allow reassociation
 ; REMARK: marked loop left serial: the number of iterations cannot be computed before the loop starts (the exit test depends on values computed in the loop)
-; REMARK: marked loop left serial: a value computed in the loop is used after it and is not a reduction
 ; REMARK: marked loop left serial: the loop has irreducible control flow (a goto into the middle of a cycle)
 ; REMARK: marked loop left serial: the loop has a volatile access, whose order memcoro must not change
 
@@ -213,40 +211,6 @@ latch:                                            ; preds = %left, %right
 for.end:                                          ; preds = %latch, %entry
   %s.0.lcssa = phi i64 [ 0, %entry ], [ %add, %latch ]
   ret i64 %s.0.lcssa
-}
-
-; Function Attrs: nofree noinline norecurse nosync nounwind memory(argmem: readwrite) uwtable
-define dso_local i64 @live_out(ptr nocapture noundef readonly %a, ptr nocapture noundef readonly %idx, ptr nocapture noundef writeonly %out, i32 noundef %n) local_unnamed_addr {
-entry:
-  %cmp6 = icmp sgt i32 %n, 0
-  br i1 %cmp6, label %if.else.preheader, label %for.end
-
-if.else.preheader:                                ; preds = %entry
-  %wide.trip.count = zext nneg i32 %n to i64
-  br label %if.else
-
-if.else:                                          ; preds = %if.else.preheader, %if.else
-  %indvars.iv = phi i64 [ 0, %if.else.preheader ], [ %indvars.iv.next, %if.else ]
-  %arrayidx = getelementptr inbounds i32, ptr %idx, i64 %indvars.iv
-  %0 = load i32, ptr %arrayidx, align 4
-  %idxprom1 = sext i32 %0 to i64
-  %arrayidx2 = getelementptr inbounds i64, ptr %a, i64 %idxprom1
-  %1 = load i64, ptr %arrayidx2, align 8
-  %add = add nsw i64 %1, 1
-  %arrayidx4 = getelementptr inbounds i64, ptr %out, i64 %indvars.iv
-  store i64 %add, ptr %arrayidx4, align 8
-  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1
-  %exitcond.not = icmp eq i64 %indvars.iv.next, %wide.trip.count
-  br i1 %exitcond.not, label %for.cond.for.end_crit_edge, label %if.else, !llvm.loop !31
-
-for.cond.for.end_crit_edge:                       ; preds = %if.else
-  %mul.le = mul nsw i64 %1, 3
-  %add5.le = add nsw i64 %mul.le, %indvars.iv
-  br label %for.end
-
-for.end:                                          ; preds = %for.cond.for.end_crit_edge, %entry
-  %last.0.lcssa = phi i64 [ %add5.le, %for.cond.for.end_crit_edge ], [ 0, %entry ]
-  ret i64 %last.0.lcssa
 }
 
 ; Function Attrs: nofree noinline norecurse nosync nounwind memory(argmem: read) uwtable
