@@ -91,7 +91,11 @@ bool memcoro::keepLastValuesInOrder(Loop &L, ScalarEvolution &SE) {
   for (PHINode *Phi : Last) {
     Value *V = Phi->getIncomingValueForBlock(Latch);
     StringRef Name = sourceVariableName(*V);
-    Names += (Names.empty() ? "" : ", ") + (Name.empty() ? std::string("value") : "'" + Name.str() + "'");
+    // LatchShape.cpp's choice of exit, when the test moved to the latch.
+    std::string Said = V->getName().starts_with("memcoro.exit.which") ? "choice of exit"
+                       : Name.empty()                                  ? "value"
+                                                                       : "'" + Name.str() + "'";
+    Names += (Names.empty() ? "" : ", ") + Said;
     AllocaInst *Slot = EntryB.CreateAlloca(V->getType(), nullptr, V->getName() + ".memcoro.last");
     B.CreateStore(V, Slot);
     Value *Read = ExitB.CreateLoad(V->getType(), Slot, V->getName() + ".last");

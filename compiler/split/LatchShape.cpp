@@ -2,7 +2,7 @@
 //
 // A step of memcoro-split (see SplitInternal.h), run on a marked loop before
 // legality and the plan, which reads the loop's trip count off its latch's
-// exit. Two shapes the optimiser leaves hide a count that is there:
+// exit. Three shapes the optimiser leaves hide a count that is there:
 //
 // * The next counter merged from equal computations. A guarded inner loop
 //   that may break (Luby's MIS: `if (state[v] == 0) for (...) if (...) break;`)
@@ -20,7 +20,18 @@
 //   iteration (LLVM proves them safe to speculate), they move into the
 //   exiting block, which becomes the latch.
 //
-// Both are plain simplifications, right whatever memcoro then does.
+// * The count tested before the latch, on each way to it. A body whose
+//   inner loop may run zero times (`for (s = 0; s < len; s++)`, len read at
+//   run time) reaches the latch along two ways, and the optimiser copies the
+//   latch's test into each (`v + 1 == n` twice, one leaving to the code after
+//   the loop, the other to a copy of it that knows len == 0): two exits
+//   before the latch, which the plan read as early exits after a store.
+//   When every way to an unconditional latch exits on the same condition,
+//   the test moves to the latch, what each exit carried out goes through
+//   phis there, and a switch after the latch takes the exit the way came
+//   from (which way is a value of the last iteration: LastValues.cpp).
+//
+// All are plain simplifications, right whatever memcoro then does.
 //
 //===----------------------------------------------------------------------===//
 #include "MemcoroInternal.h"
@@ -44,6 +55,7 @@ using namespace memcoro;
 
 STATISTIC(NumEqualComputationsMerged, "Number of phis of equal computations replaced by one computation");
 STATISTIC(NumLatchesFolded, "Number of latches after the exiting block folded into it");
+STATISTIC(NumExitsDeferred, "Number of loops whose exits before the latch, testing one condition, moved to it");
 
 /// Replaces each phi of the loop whose incoming values are all the same
 /// computation (same operation, same operands, none touching memory) on
@@ -135,8 +147,149 @@ static bool foldLatchIntoExitingBlock(Loop &L, LoopInfo &LI, DominatorTree &DT, 
   return true;
 }
 
+/// The one computation that each of \p Values is (same operations on the
+/// same leaves, none touching memory), built before \p At from leaves that
+/// dominate it; null when they differ.
+static Value *cloneEqualComputation(ArrayRef<Value *> Values, Instruction *At, DominatorTree &DT,
+                                    unsigned Depth = 4) {
+  Value *First = Values.front();
+  auto *FirstI = dyn_cast<Instruction>(First);
+  bool AllSame = all_of(Values, [&](Value *V) { return V == First; });
+  if (AllSame && (!FirstI || DT.dominates(FirstI, At)))
+    return First;
+  if (!FirstI || Depth == 0 || isa<PHINode>(FirstI) || FirstI->mayReadOrWriteMemory() ||
+      FirstI->mayHaveSideEffects() || FirstI->isTerminator())
+    return nullptr;
+  for (Value *V : Values) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !I->isSameOperationAs(FirstI))
+      return nullptr;
+  }
+  SmallVector<Value *, 4> Operands;
+  for (unsigned Op = 0; Op < FirstI->getNumOperands(); ++Op) {
+    SmallVector<Value *, 4> Column;
+    for (Value *V : Values)
+      Column.push_back(cast<Instruction>(V)->getOperand(Op));
+    Value *Same = cloneEqualComputation(Column, At, DT, Depth - 1);
+    if (!Same)
+      return nullptr;
+    Operands.push_back(Same);
+  }
+  Instruction *Clone = FirstI->clone();
+  for (unsigned Op = 0; Op < Operands.size(); ++Op)
+    Clone->setOperand(Op, Operands[Op]);
+  for (Value *V : Values)
+    Clone->andIRFlags(V);
+  Clone->insertBefore(At);
+  Clone->setName(FirstI->getName());
+  return Clone;
+}
+
+/// Moves the exits of the predecessors of an unconditional latch, which all
+/// test the same condition, to the latch (see the banner).
+static bool deferExitsToLatch(Loop &L, LoopInfo &LI, DominatorTree &DT, AssumptionCache &AC) {
+  BasicBlock *Latch = L.getLoopLatch();
+  BasicBlock *Header = L.getHeader();
+  auto *LatchBranch = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  if (!LatchBranch || LatchBranch->isConditional() || Latch == Header || pred_size(Latch) < 2)
+    return false;
+  struct Exiting {
+    BasicBlock *Block;
+    BasicBlock *Exit;
+    Value *Cond;
+  };
+  SmallVector<Exiting, 4> Exits;
+  std::optional<bool> ExitOnTrue;
+  for (BasicBlock *Pred : predecessors(Latch)) {
+    auto *Br = dyn_cast<BranchInst>(Pred->getTerminator());
+    if (!Br || !Br->isConditional() || LI.getLoopFor(Pred) != &L)
+      return false;
+    unsigned ToExit = Br->getSuccessor(0) == Latch ? 1 : 0;
+    BasicBlock *Exit = Br->getSuccessor(ToExit);
+    if (L.contains(Exit) || Br->getSuccessor(1 - ToExit) != Latch || (ExitOnTrue && *ExitOnTrue != (ToExit == 0)))
+      return false;
+    ExitOnTrue = ToExit == 0;
+    Exits.push_back({Pred, Exit, Br->getCondition()});
+  }
+  for (Instruction &I : *Latch)
+    if (!isa<PHINode>(I) && !I.isTerminator() && !I.isDebugOrPseudoInst() &&
+        !isSafeToSpeculativelyExecute(&I, LatchBranch, &AC, &DT))
+      return false;
+  SmallVector<Value *, 4> Conds;
+  for (Exiting &E : Exits)
+    Conds.push_back(E.Cond);
+  Value *Cond = cloneEqualComputation(Conds, LatchBranch, DT);
+  if (!Cond) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: the exits before the latch test different conditions\n");
+    return false;
+  }
+  // Which exit each way to the latch would have taken (a value of the last
+  // iteration, LastValues.cpp), and what it would have carried out.
+  Function &F = *Header->getParent();
+  LLVMContext &Ctx = F.getContext();
+  SmallVector<BasicBlock *, 4> Targets;
+  for (Exiting &E : Exits)
+    if (!is_contained(Targets, E.Exit))
+      Targets.push_back(E.Exit);
+  BasicBlock *Out = Targets.front();
+  if (Targets.size() > 1) {
+    Out = BasicBlock::Create(Ctx, "memcoro.exit.which", &F, Latch->getNextNode());
+    PHINode *Which =
+        PHINode::Create(Type::getInt32Ty(Ctx), Exits.size(), "memcoro.exit.which", Latch->getFirstNonPHI());
+    for (Exiting &E : Exits)
+      Which->addIncoming(ConstantInt::get(Type::getInt32Ty(Ctx), find(Targets, E.Exit) - Targets.begin()),
+                         E.Block);
+    SwitchInst *Switch = SwitchInst::Create(Which, Targets.front(), Targets.size() - 1, Out);
+    for (unsigned T = 1; T < Targets.size(); ++T)
+      Switch->addCase(ConstantInt::get(Type::getInt32Ty(Ctx), T), Targets[T]);
+    if (Loop *Parent = L.getParentLoop())
+      Parent->addBasicBlockToLoop(Out, LI);
+  }
+  for (BasicBlock *Target : Targets)
+    for (PHINode &Phi : Target->phis()) {
+      // The value itself where the ways to this exit carry one computation
+      // (the counter's next value, a loop invariant): scalar evolution then
+      // has it at the exit.
+      SmallVector<Value *, 4> Carries;
+      for (Exiting &E : Exits)
+        if (E.Exit == Target)
+          Carries.push_back(Phi.getIncomingValueForBlock(E.Block));
+      Value *Carried = cloneEqualComputation(Carries, LatchBranch, DT);
+      if (!Carried) {
+        PHINode *Merged =
+            PHINode::Create(Phi.getType(), Exits.size(), Phi.getName() + ".at.latch", Latch->getFirstNonPHI());
+        for (Exiting &E : Exits) {
+          int From = E.Exit == Target ? Phi.getBasicBlockIndex(E.Block) : -1;
+          Merged->addIncoming(From >= 0 ? Phi.getIncomingValue(From) : PoisonValue::get(Phi.getType()), E.Block);
+        }
+        Carried = Merged;
+      }
+      for (Exiting &E : Exits)
+        if (E.Exit == Target)
+          Phi.removeIncomingValue(E.Block, /*DeletePHIIfEmpty=*/false);
+      Phi.addIncoming(Carried, Out == Target ? Latch : Out);
+    }
+  MDNode *LoopId = L.getLoopID();
+  for (Exiting &E : Exits) {
+    Instruction *Old = E.Block->getTerminator();
+    BranchInst::Create(Latch, Old->getIterator());
+    Old->eraseFromParent();
+  }
+  BranchInst *NewBranch = *ExitOnTrue ? BranchInst::Create(Out, Header, Cond, LatchBranch->getIterator())
+                                      : BranchInst::Create(Header, Out, Cond, LatchBranch->getIterator());
+  NewBranch->setDebugLoc(LatchBranch->getDebugLoc());
+  LatchBranch->eraseFromParent();
+  if (LoopId)
+    L.setLoopID(LoopId);
+  DT.recalculate(F);
+  LLVM_DEBUG(dbgs() << "memcoro-split: " << Exits.size() << " exits testing one condition moved to the latch\n");
+  ++NumExitsDeferred;
+  return true;
+}
+
 bool memcoro::shapeLatch(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC) {
   bool Changed = mergeEqualComputations(L, DT);
+  Changed |= deferExitsToLatch(L, LI, DT, AC);
   Changed |= foldLatchIntoExitingBlock(L, LI, DT, AC);
   if (Changed)
     SE.forgetLoop(&L);
