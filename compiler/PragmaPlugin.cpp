@@ -948,6 +948,10 @@ private:
       QualType T = VD->getType().getNonReferenceType();
       if (QualType PathT = pathType(*S, T, Path, Name.getLocation()); !PathT.isNull())
         Form = containerForm(*S, PathT, Name.getLocation());
+      else if (T->isDependentType())
+        // A template's `std::span<const T>` or `std::vector<T> &`: the
+        // elements' address is chosen by the type at instantiation.
+        Form = S->getLangOpts().CPlusPlus17 ? Clauses::Form::Deferred : Clauses::Form::Subscript;
       if (Path.size() == 1 && !T->isDependentType() && !T->isPointerType() &&
           !T->isArrayType() && Form == Clauses::Form::AsIs) {
         diag(Name.getLocation(), State->Ids.NotPointer)

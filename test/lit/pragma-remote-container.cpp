@@ -1,7 +1,8 @@
 // remote() names a container as users hold their big arrays: a std::vector
 // (a local, a parameter, a member path, a member of the class whose member
 // function is defined inside it, also one declared below that function,
-// as private members are), or any class with operator[]. The marker reaches
+// as private members are, a reference of a type that depends on a template's),
+// or any class with operator[]. The marker reaches
 // its elements through data() or &c[0]; a class with neither is still an
 // error (issue 17, item 10).
 // RUN: %memcoro-cxx -O2 -Rpass=memcoro -Rpass-missed=memcoro -c %s -o /dev/null 2>&1 | %FileCheck %s --implicit-check-not="left serial"
@@ -75,7 +76,22 @@ private:
   int64_t cells_[8];
 };
 
-int64_t use(Table &t, Later &l, const std::vector<uint32_t> &idx) { return t.sum(idx) + l.sum(idx); }
+// A parameter whose type depends on the template's (a std::vector<T> held
+// by reference): the elements' address is chosen at instantiation. It was a
+// hard error in both builds ("cannot convert 'std::vector<long>' to
+// 'unsigned long'").
+template <class T> T gather(const std::vector<T> &t, const std::vector<uint32_t> &idx) {
+  T s = 0;
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE+1]]:1: remark: loop marked for coroutine interleaving: parallel(8), remote(t)
+#pragma memcoro parallel(8) remote(t)
+  for (std::size_t i = 0; i < idx.size(); ++i) s += t[idx[i]];
+// CHECK-DAG: pragma-remote-container.cpp:[[@LINE-1]]:3: remark: loop turned into 8 interleaved coroutines: 1 suspension point
+  return s;
+}
+
+int64_t use(Table &t, Later &l, const std::vector<uint32_t> &idx) {
+  return t.sum(idx) + l.sum(idx) + gather<int64_t>(t.data_, idx);
+}
 
 #ifdef BAD
 struct Opaque {
