@@ -948,9 +948,11 @@ private:
       QualType T = VD->getType().getNonReferenceType();
       if (QualType PathT = pathType(*S, T, Path, Name.getLocation()); !PathT.isNull())
         Form = containerForm(*S, PathT, Name.getLocation());
-      else if (T->isDependentType())
+      else if (Path.size() == 1 && isa<TemplateSpecializationType>(T.getCanonicalType().getTypePtr()))
         // A template's `std::span<const T>` or `std::vector<T> &`: the
-        // elements' address is chosen by the type at instantiation.
+        // elements' address is chosen by the type at instantiation (a
+        // template parameter's own type, a pointer at instantiation, stays
+        // as it is).
         Form = S->getLangOpts().CPlusPlus17 ? Clauses::Form::Deferred : Clauses::Form::Subscript;
       if (Path.size() == 1 && !T->isDependentType() && !T->isPointerType() &&
           !T->isArrayType() && Form == Clauses::Form::AsIs) {

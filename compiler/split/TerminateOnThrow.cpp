@@ -96,7 +96,7 @@ std::string loopPlace(const Loop &L) {
   return ("the function '" + L.getHeader()->getParent()->getName() + "'").str();
 }
 
-void emitTerminate(IRBuilder<> &B, Loop &L, Value *Caught);
+void emitTerminate(IRBuilder<> &B, Loop &L, Value *Exception);
 
 BasicBlock *createTerminatePad(Loop &L, Function &Personality) {
   Function &F = *L.getHeader()->getParent();
@@ -112,13 +112,13 @@ BasicBlock *createTerminatePad(Loop &L, Function &Personality) {
   B.SetCurrentDebugLocation(L.getStartLoc());
   LandingPadInst *LP = B.CreateLandingPad(PadTy, 1);
   LP->addClause(ConstantPointerNull::get(PointerType::get(Ctx, 0)));
-  emitTerminate(B, L, LP);
+  emitTerminate(B, L, B.CreateExtractValue(LP, 0));
   return Pad;
 }
 
-/// Ends the program for the exception \p Caught (a landing pad's value) that
-/// left the loop \p L, saying so on stderr.
-void emitTerminate(IRBuilder<> &B, Loop &L, Value *Caught) {
+/// Ends the program for the exception \p Exception (the pointer a landing
+/// pad gives) that left the loop \p L, saying so on stderr.
+void emitTerminate(IRBuilder<> &B, Loop &L, Value *Exception) {
   Module &M = *B.GetInsertBlock()->getModule();
   std::string Text = "memcoro: an exception left the marked loop at " + loopPlace(L) +
                      "; as from an OpenMP parallel for, the program terminates\n";
@@ -128,7 +128,7 @@ void emitTerminate(IRBuilder<> &B, Loop &L, Value *Caught) {
                        ConstantInt::get(I64, Text.size())})
       ->setDoesNotThrow();
   FunctionCallee BeginCatch = M.getOrInsertFunction("__cxa_begin_catch", B.getPtrTy(), B.getPtrTy());
-  B.CreateCall(BeginCatch, {B.CreateExtractValue(Caught, 0)})->setDoesNotThrow();
+  B.CreateCall(BeginCatch, {Exception})->setDoesNotThrow();
   FunctionCallee Terminate = M.getOrInsertFunction("_ZSt9terminatev", B.getVoidTy());
   CallInst *Stop = B.CreateCall(Terminate);
   Stop->setDoesNotReturn();
@@ -225,7 +225,7 @@ bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &
   for (ResumeInst *Resume : Resumes) {
     IRBuilder<> B(Resume);
     B.SetCurrentDebugLocation(L.getStartLoc());
-    emitTerminate(B, L, Resume->getValue());
+    emitTerminate(B, L, B.CreateExtractValue(Resume->getValue(), 0));
     Resume->eraseFromParent();
     ++NumUnwindEdgesRedirected;
   }
@@ -233,22 +233,31 @@ bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &
   // a function): each edge from the loop goes to a block of its own that
   // ends the program, with the exception the resume would have thrown on.
   for (auto [Exit, Resume] : SharedResumes) {
-    if (straightChain(Exit).size() > 2)
-      continue;
+    SmallVector<BasicBlock *, 4> Chain = straightChain(Exit);
     SmallVector<BasicBlock *, 2> Preds;
     for (BasicBlock *Pred : predecessors(Exit))
       if (L.contains(Pred))
         Preds.push_back(Pred);
-    BasicBlock *Last = Resume->getParent();
-    // What the resume throws, from the loop's block \p Pred: through the
-    // phis of the exit and of the block it leads to.
+    // What the resume throws, from the loop's block \p Pred: back through
+    // the phis of the blocks on the way (cleanups that destroy the
+    // function's locals, then the resume of the { exception, selector }
+    // pair they rebuild), its exception pointer or the pair.
     auto thrownFrom = [&](BasicBlock *Pred) -> Value * {
-      Value *V = Resume->getValue();
-      if (auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getParent() == Last)
-        V = Phi->getIncomingValueForBlock(Last == Exit ? Pred : Exit);
-      if (auto *Phi = dyn_cast<PHINode>(V); Phi && Phi->getParent() == Exit)
-        V = Phi->getIncomingValueForBlock(Pred);
-      return V;
+      auto back = [&](Value *V) {
+        for (auto *Phi = dyn_cast<PHINode>(V); Phi && is_contained(Chain, Phi->getParent());
+             Phi = dyn_cast<PHINode>(V)) {
+          auto At = find(Chain, Phi->getParent());
+          V = Phi->getIncomingValueForBlock(At == Chain.begin() ? Pred : *std::prev(At));
+        }
+        return V;
+      };
+      Value *Thrown = back(Resume->getValue());
+      while (auto *Insert = dyn_cast<InsertValueInst>(Thrown)) {
+        if (Insert->getNumIndices() == 1 && Insert->getIndices()[0] == 0)
+          return back(Insert->getInsertedValueOperand());
+        Thrown = back(Insert->getAggregateOperand());
+      }
+      return Thrown;
     };
     for (BasicBlock *Pred : Preds) {
       Value *Thrown = thrownFrom(Pred);
@@ -260,7 +269,7 @@ bool memcoro::terminateEscapingExceptions(Loop &L, LoopInfo &LI, DominatorTree &
       // Outside the loop, a value of it goes through a phi (LCSSA).
       PHINode *Exception = B.CreatePHI(Thrown->getType(), 1);
       Exception->addIncoming(Thrown, Pred);
-      emitTerminate(B, L, Exception);
+      emitTerminate(B, L, Exception->getType()->isPointerTy() ? Exception : B.CreateExtractValue(Exception, 0));
       Pred->getTerminator()->replaceSuccessorWith(Exit, Stop);
       Exit->removePredecessor(Pred);
       ++NumUnwindEdgesRedirected;
