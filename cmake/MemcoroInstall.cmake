@@ -4,7 +4,8 @@
 # One layout everywhere, so the driver finds its pieces relative to itself:
 #   bin/       memcoro-cc, memcoro-c++, memcoro-report
 #   lib/       MemcoroPasses.so, MemcoroPragma.so, libmemcoro_rt.a,
-#              cmake/memcoro/ (find_package), pkgconfig/memcoro.pc
+#              libmemcoro_check.a, cmake/memcoro/ (find_package),
+#              pkgconfig/memcoro.pc
 #   include/   memcoro/*.h
 # The build tree mirrors it: bin/ and lib/ are build outputs, include/ links to
 # the sources. "lib" is fixed rather than GNUInstallDirs' multiarch directory,
@@ -23,7 +24,7 @@ install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/memcoro-cc ${CMAKE_BINARY_DIR}/bin/memc
                  ${CMAKE_BINARY_DIR}/bin/memcoro-report
         DESTINATION bin)
 install(TARGETS MemcoroPasses MemcoroPragma LIBRARY DESTINATION lib)
-install(TARGETS memcoro_rt ARCHIVE DESTINATION lib)
+install(TARGETS memcoro_rt memcoro_check ARCHIVE DESTINATION lib)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/memcoro DESTINATION include)
 
 # The CMake package: a hand-written config (one imported static library and a

@@ -35,6 +35,8 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryBuiltins.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -43,6 +45,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <functional>
 
@@ -293,11 +296,16 @@ void CheckInstrumenter::run(IRBuilder<> &IB, Value *K) {
 /// state, not input or output, which runs in iteration order, nor a lock)
 /// writes what the runtime never hears of: `Get(key, &value)` into an object
 /// outside the loop, a list's splice, a call through a pointer. The checking
-/// build says so where it is built, rather than pass in silence.
+/// build says so where it is built, rather than pass in silence. Allocating
+/// and freeing are not such calls: an allocation writes a block no iteration
+/// has used yet, and the runtime's own free forgets the freed bytes
+/// (runtime/check/freed.c).
 void CheckInstrumenter::warnUncheckedCalls() {
+  TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
+  TargetLibraryInfo TLI(TLII, &A.F);
   for (CallBase *Call : Plan.CallsInPlace) {
     if (Call->onlyReadsMemory() || Call->onlyAccessesInaccessibleMemory() || isInputOutputCall(*Call) ||
-        takesLock(*Call))
+        takesLock(*Call) || isAllocationFn(Call, &TLI) || getFreedOperand(Call, &TLI))
       continue;
     ++NumUncheckedCalls;
     Ctx.diagnose(DiagnosticInfoOptimizationFailure(

@@ -13,6 +13,11 @@
 // Keeping the highest iteration is enough to detect every such pair; a table
 // entry belongs to one execution of a loop (its generation), so a new
 // execution forgets the old one's accesses without clearing the table.
+//
+// Freed bytes are forgotten too (__memcoro_check_forget, called by the free
+// and realloc of freed.c): malloc hands a block an iteration freed to the
+// next iteration that allocates, and what the first did to it is no
+// dependence of the second's.
 #include "check.h"
 
 #include <inttypes.h>
@@ -54,10 +59,16 @@ struct shadow_table {
 
 static _Thread_local struct shadow_table shadow;
 
-// A thread's table is freed when the thread ends.
+// A thread's table is freed when the thread ends. Emptied first: the frees
+// the thread's other destructors make still look it up.
 static pthread_key_t table_key;
 static pthread_once_t table_key_once = PTHREAD_ONCE_INIT;
-static void free_table(void *entries) { free(entries); }
+static void free_table(void *entries) {
+  shadow.entries = NULL;
+  shadow.capacity = 0;
+  shadow.used = 0;
+  free(entries);
+}
 static void make_table_key(void) {
   if (pthread_key_create(&table_key, free_table) != 0)
     abort();
@@ -88,29 +99,37 @@ static void grow(void) {
       j = (j + 1) & (capacity - 1);
     entries[j] = *g;
   }
-  free(shadow.entries);
+  // The old table is freed once the new one is in place: its free looks the
+  // table up.
+  struct granule *old = shadow.entries;
   shadow.entries = entries;
   shadow.capacity = capacity;
   pthread_once(&table_key_once, make_table_key);
   pthread_setspecific(table_key, entries);
+  free(old);
+}
+
+// The entry of `key`, or the free entry where it would go.
+static struct granule *probe(uintptr_t key) {
+  size_t mask = shadow.capacity - 1;
+  for (size_t i = slot_of(key, shadow.capacity);; i = (i + 1) & mask) {
+    struct granule *g = &shadow.entries[i];
+    if (g->generation != shadow.generation || g->key == key)
+      return g;
+  }
 }
 
 static struct granule *granule_for(uintptr_t key) {
   if (2 * (shadow.used + 1) > shadow.capacity)
     grow();
-  size_t mask = shadow.capacity - 1;
-  for (size_t i = slot_of(key, shadow.capacity);; i = (i + 1) & mask) {
-    struct granule *g = &shadow.entries[i];
-    if (g->generation != shadow.generation) {
-      memset(g, 0, sizeof *g);
-      g->key = key;
-      g->generation = shadow.generation;
-      ++shadow.used;
-      return g;
-    }
-    if (g->key == key)
-      return g;
+  struct granule *g = probe(key);
+  if (g->generation != shadow.generation) {
+    memset(g, 0, sizeof *g);
+    g->key = key;
+    g->generation = shadow.generation;
+    ++shadow.used;
   }
+  return g;
 }
 
 void __memcoro_check_enter(void) {
@@ -227,5 +246,40 @@ void __memcoro_check_access(const struct memcoro_check_site *site, uint64_t iter
       if (writes && me >= b->write[atomic].iteration1)
         b->write[atomic] = (struct last_access){me, site};
     }
+  }
+}
+
+// ---------------------------------------------------------------- frees --
+// The granule's bytes in [at, end) have no accesses again. Its entry stays:
+// lookups stop at the first free entry, so an entry of the current
+// generation is never emptied.
+static void forget_bytes(struct granule *g, uintptr_t at, uintptr_t end) {
+  uintptr_t base = g->key * GRANULE;
+  uintptr_t from = at > base ? at : base, to = end < base + GRANULE ? end : base + GRANULE;
+  memset(&g->bytes[from - base], 0, (to - from) * sizeof g->bytes[0]);
+}
+
+void __memcoro_check_forget(const void *addr, uint64_t size) {
+  // Every free of the program comes here, inside marked loops or not; a
+  // thread that has recorded nothing since its execution began has nothing
+  // to look up.
+  if (!shadow.used || !size)
+    return;
+  uintptr_t at = (uintptr_t)addr, end = at + size;
+  uintptr_t first = at / GRANULE, last = (end - 1) / GRANULE;
+  if (last - first >= shadow.capacity) {
+    // A block of more granules than the table has entries: visiting the
+    // entries costs less than looking each granule up.
+    for (size_t i = 0; i < shadow.capacity; ++i) {
+      struct granule *g = &shadow.entries[i];
+      if (g->generation == shadow.generation && g->key >= first && g->key <= last)
+        forget_bytes(g, at, end);
+    }
+    return;
+  }
+  for (uintptr_t key = first; key <= last; ++key) {
+    struct granule *g = probe(key);
+    if (g->generation == shadow.generation)
+      forget_bytes(g, at, end);
   }
 }

@@ -50,4 +50,11 @@ void __memcoro_check_enter(void);
 void __memcoro_check_access(const struct memcoro_check_site *site, uint64_t iteration, const void *addr,
                             uint64_t size);
 
+/* The `size` bytes at `addr` were freed: the accesses this thread's current
+ * execution recorded there are forgotten, so that iterations that later get
+ * the bytes from malloc are not reported against them. Called by the
+ * interposed free and realloc (runtime/check/freed.c), not by the compiler's
+ * code. */
+void __memcoro_check_forget(const void *addr, uint64_t size);
+
 #endif

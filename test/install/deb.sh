@@ -25,7 +25,8 @@ grep -q "^Depends: .*python3" "$tmp/fields" || fail "the package does not depend
 
 dpkg-deb -c "$deb" | awk '{print $6}' >"$tmp/files"
 for f in ./usr/bin/memcoro-cc ./usr/bin/memcoro-c++ ./usr/bin/memcoro-report ./usr/lib/MemcoroPasses.so \
-         ./usr/lib/MemcoroPragma.so ./usr/lib/libmemcoro_rt.a ./usr/include/memcoro/memcoro.h \
+         ./usr/lib/MemcoroPragma.so ./usr/lib/libmemcoro_rt.a ./usr/lib/libmemcoro_check.a \
+         ./usr/include/memcoro/memcoro.h \
          ./usr/lib/cmake/memcoro/memcoroConfig.cmake ./usr/lib/pkgconfig/memcoro.pc \
          ./usr/share/doc/memcoro/install.md; do
   grep -qx "$f" "$tmp/files" || fail "$f is not in the package"

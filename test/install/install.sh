@@ -19,7 +19,7 @@ fi
 mv "$tmp/staged" "$tmp/prefix"
 prefix=$tmp/prefix
 for f in bin/memcoro-cc bin/memcoro-c++ bin/memcoro-report lib/MemcoroPasses.so lib/MemcoroPragma.so \
-         lib/libmemcoro_rt.a include/memcoro/memcoro.h lib/cmake/memcoro/memcoroConfig.cmake \
+         lib/libmemcoro_rt.a lib/libmemcoro_check.a include/memcoro/memcoro.h lib/cmake/memcoro/memcoroConfig.cmake \
          lib/cmake/memcoro/memcoroConfigVersion.cmake lib/pkgconfig/memcoro.pc \
          share/doc/memcoro/install.md; do
   [ -e "$prefix/$f" ] || fail "$f is not installed"

@@ -7,7 +7,8 @@
 // RUN: not %t/bin/memcoro-cc -c %s -o %t/x.o 2>&1 | %FileCheck %s --check-prefix=EMPTY
 // EMPTY: memcoro-cc: error: MemcoroPragma.so not found in {{.*}}/lib; build memcoro first (make build)
 // The headers are found in ../include beside the driver, as in an installed prefix:
-// RUN: cp %memcoro_lib/MemcoroPragma.so %memcoro_lib/MemcoroPasses.so %memcoro_lib/libmemcoro_rt.a %t/lib/
+// RUN: cp %memcoro_lib/MemcoroPragma.so %memcoro_lib/MemcoroPasses.so %memcoro_lib/libmemcoro_rt.a %memcoro_lib/libmemcoro_check.a \
+// RUN:   %t/lib/
 // RUN: not %t/bin/memcoro-cc -c %s -o %t/x.o 2>&1 | %FileCheck %s --check-prefix=NOHEADERS
 // NOHEADERS: memcoro-cc: error: memcoro/memcoro.h not found in the include directory beside memcoro-cc
 // RUN: mkdir -p %t/include && cp -r %memcoro_src/include/memcoro %t/include/
