@@ -18,9 +18,10 @@
 //
 // A counter in a global or a member is the same shape once GVN has carried
 // it in a register: `if (keys[h] == q) g_hits++;` reads g_hits before the
-// loop and stores it where it counts. The place holds the entering total
-// when that read is the value entering the loop and nothing on the way from
-// it to the loop may write the place; inside the loop only the mirror may
+// loop and stores it where it counts; a member counter reset before the
+// loop (`hits = 0;`) enters as the value stored. The place holds the
+// entering total when that read, or that store, gives the value entering
+// the loop and nothing on the way from it to the loop may write the place; inside the loop only the mirror may
 // write it, and no call may read it (a call in place would see the total
 // before the loop's end). A load of the loop that may read it is the
 // contract's (iterations do not depend on each other through memory).
@@ -97,11 +98,22 @@ static bool placeHoldsTotal(const SplitAnalyses &A, const Loop &L, const Reducti
   BasicBlock *Preheader = L.getLoopPreheader();
   StoreInst *Mirror = R.Mirrors.front();
   MemoryLocation Place = MemoryLocation::get(Mirror);
-  auto *Entering = dyn_cast<LoadInst>(R.Phi->getIncomingValueForBlock(Preheader));
-  if (!Entering || !Entering->isSimple() || L.contains(Entering) ||
-      byteDistance(Entering->getPointerOperand(), Mirror->getPointerOperand(), A.DL) != 0 ||
-      !A.DT.dominates(Entering, Preheader->getTerminator())) {
-    LLVM_DEBUG(dbgs() << "memcoro-split: the total does not enter the loop as a read of its place\n");
+  // The total enters as a read of its place, or as the value a store put
+  // there before the loop (`hits = 0;` before a member's count: GVN
+  // forwards the 0).
+  Value *EnteringValue = R.Phi->getIncomingValueForBlock(Preheader);
+  Instruction *Entering = nullptr;
+  if (auto *Load = dyn_cast<LoadInst>(EnteringValue);
+      Load && Load->isSimple() && byteDistance(Load->getPointerOperand(), Mirror->getPointerOperand(), A.DL) == 0)
+    Entering = Load;
+  for (User *U : Mirror->getPointerOperand()->users())
+    if (auto *Store = dyn_cast<StoreInst>(U);
+        !Entering && Store && Store != Mirror && Store->isSimple() && Store->getValueOperand() == EnteringValue &&
+        Store->getPointerOperand() == Mirror->getPointerOperand())
+      Entering = Store;
+  if (!Entering || L.contains(Entering) || !A.DT.dominates(Entering, Preheader->getTerminator())) {
+    LLVM_DEBUG(dbgs() << "memcoro-split: the total does not enter the loop as a read of its place, nor as what "
+                         "a store put there\n");
     return false;
   }
   auto writes = [&](Instruction &I) { return I.mayWriteToMemory() && isModSet(A.AA.getModRefInfo(&I, Place)); };
