@@ -24,8 +24,9 @@
 //
 // becomes `call @__memcoro_ordered()`, a call that may touch any memory, so
 // that the optimiser moves none of the region's accesses above it; memcoro-
-// split makes it the point where an iteration waits for its turn. The
-// annotations are removed.
+// split makes it the point where an iteration waits for its turn (under
+// `#pragma omp ordered`, before the __kmpc_ordered call that opens the
+// region). The annotations are removed.
 //
 //   opt -load-pass-plugin=MemcoroPasses.so -passes=memcoro-mark -S in.ll
 //
@@ -107,7 +108,15 @@ public:
     // loop is interleaved, and how the region keeps its order, is
     // memcoro-split's decision.
     for (IntrinsicInst *Marker : OrderedMarkers) {
-      IRBuilder<> B(Marker);
+      // Under `#pragma omp ordered` the region's statement follows libomp's
+      // wait for the chunk's turn: that call runs in iteration order too, so
+      // that __kmpc_ordered and __kmpc_end_ordered pair up one iteration at
+      // a time, as in the serial chunk.
+      Instruction *At = Marker;
+      if (auto *Call = dyn_cast_or_null<CallInst>(Marker->getPrevNode());
+          Call && Call->getCalledFunction() && Call->getCalledFunction()->getName() == "__kmpc_ordered")
+        At = Call;
+      IRBuilder<> B(At);
       B.CreateCall(getOrInsertOrderedFn(*F.getParent()))->setDebugLoc(Marker->getDebugLoc());
       ++NumOrderedRegions;
       LLVM_DEBUG(dbgs() << "memcoro-mark: ordered region in " << F.getName() << "\n");

@@ -45,10 +45,12 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/DiagnosticParse.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Sema/Lookup.h"
 #include "clang/Sema/Scope.h"
@@ -62,6 +64,7 @@
 
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 using namespace clang;
@@ -318,6 +321,10 @@ struct FrontendState {
   llvm::DenseSet<SourceLocation> AbsentParallel;
   /// What the AST checker already reported (location/diagnostic/arguments).
   llvm::StringSet<> Reported;
+  /// Where OpenMPOrderedWatcher put an ordered region's marker for a
+  /// `#pragma omp ordered`: a region only inside a marked loop's body, and
+  /// never an error of memcoro's.
+  llvm::DenseSet<SourceLocation> OpenMPOrdered;
 
   DiagnosticBuilder report(SourceLocation Loc, unsigned Id) {
     return Diags.Report(Loc, Id);
@@ -372,6 +379,46 @@ std::string spell(llvm::ArrayRef<Token> Path) {
             : T.is(tok::kw_this) ? "this"
                                  : T.getIdentifierInfo()->getName().str();
   return Text;
+}
+
+/// Ignores the warnings \p Ids for the text of a pragma, once per pragma:
+/// the diagnostic states of a file go by increasing location.
+void quietWarnings(Preprocessor &PP, llvm::ArrayRef<unsigned> Ids,
+                   SourceLocation PragmaLoc, SourceLocation EodLoc) {
+  SourceManager &SM = PP.getSourceManager();
+  SourceLocation Begin = SM.getExpansionRange(PragmaLoc).getBegin();
+  SourceLocation End = Lexer::getLocForEndOfToken(
+      SM.getExpansionRange(EodLoc).getEnd(), 0, SM, PP.getLangOpts());
+  if (Begin.isInvalid() || End.isInvalid() ||
+      SM.getFileID(Begin) != SM.getFileID(End))
+    return;
+  DiagnosticsEngine &D = PP.getDiagnostics();
+  D.pushMappings(Begin);
+  for (unsigned Id : Ids)
+    D.setSeverity(Id, diag::Severity::Ignored, Begin);
+  D.popMappings(End);
+}
+
+/// An ordered region's marker: `if (c) #pragma ... ordered S` is `if (c)
+/// if (marker) {} else S`, which the user did not write (no -Wdangling-else
+/// for it), and its C-style casts (see quietOldStyleCasts).
+void quietOrderedMarker(Preprocessor &PP, SourceLocation PragmaLoc,
+                        SourceLocation EodLoc) {
+  if (PP.getLangOpts().CPlusPlus)
+    quietWarnings(PP, {diag::warn_dangling_else, diag::warn_old_style_cast},
+                  PragmaLoc, EodLoc);
+  else
+    quietWarnings(PP, diag::warn_dangling_else, PragmaLoc, EodLoc);
+}
+
+/// The marker's C-style casts all sit at locations within the pragma (or
+/// within the macro invocation that produced a _Pragma); a C++ user with
+/// -Wold-style-cast should not hear about them. The same as
+/// `#pragma clang diagnostic push/ignored/pop` around that text.
+void quietOldStyleCasts(Preprocessor &PP, SourceLocation PragmaLoc,
+                        SourceLocation EodLoc) {
+  if (PP.getLangOpts().CPlusPlus)
+    quietWarnings(PP, diag::warn_old_style_cast, PragmaLoc, EodLoc);
 }
 
 /// Reads `#pragma memcoro CLAUSES` up to the end of the directive, and
@@ -444,9 +491,7 @@ private:
         PP.Lex(Tok);
       return;
     }
-    // `if (c) #pragma memcoro ordered S` is `if (c) if (marker) {} else S`,
-    // which the user did not write: no -Wdangling-else for it.
-    quietWarning(PP, diag::warn_dangling_else, PragmaLoc, Tok.getLocation());
+    quietOrderedMarker(PP, PragmaLoc, Tok.getLocation());
     auto Toks = std::make_unique<Token[]>(4);
     Toks[0] = bareToken(tok::identifier, OrderedLoc);
     Toks[0].setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
@@ -502,32 +547,6 @@ private:
     parkedHandler() = this;
     PP.EnterTokenStream(std::move(Toks), N, /*DisableMacroExpansion=*/false,
                         /*IsReinject=*/false);
-  }
-
-  /// The marker's C-style casts all sit at locations within the pragma (or
-  /// within the macro invocation that produced a _Pragma); a C++ user with
-  /// -Wold-style-cast should not hear about them. The same as
-  /// `#pragma clang diagnostic push/ignored/pop` around that text.
-  static void quietOldStyleCasts(Preprocessor &PP, SourceLocation PragmaLoc,
-                                 SourceLocation EodLoc) {
-    if (PP.getLangOpts().CPlusPlus)
-      quietWarning(PP, diag::warn_old_style_cast, PragmaLoc, EodLoc);
-  }
-
-  /// Ignores the warning \p Id for the text of the pragma.
-  static void quietWarning(Preprocessor &PP, unsigned Id,
-                           SourceLocation PragmaLoc, SourceLocation EodLoc) {
-    SourceManager &SM = PP.getSourceManager();
-    SourceLocation Begin = SM.getExpansionRange(PragmaLoc).getBegin();
-    SourceLocation End = Lexer::getLocForEndOfToken(
-        SM.getExpansionRange(EodLoc).getEnd(), 0, SM, PP.getLangOpts());
-    if (Begin.isInvalid() || End.isInvalid() ||
-        SM.getFileID(Begin) != SM.getFileID(End))
-      return;
-    DiagnosticsEngine &D = PP.getDiagnostics();
-    D.pushMappings(Begin);
-    D.setSeverity(Id, diag::Severity::Ignored, Begin);
-    D.popMappings(End);
   }
 
   /// Parses `clause clause ...` up to the end of the directive, leaving Tok
@@ -1222,8 +1241,11 @@ public:
     PP.Lex(Tok);
     if (Tok.isOneOf(tok::r_brace, tok::eof, tok::kw_else, tok::kw_case,
                     tok::kw_default)) {
-      State->report(Tok.is(tok::eof) ? Loc : Tok.getLocation(),
-                    State->Ids.OrderedNoStatement);
+      // An OpenMP directive is OpenMP's to diagnose (or, without -fopenmp,
+      // nobody's).
+      if (!State->OpenMPOrdered.contains(Loc))
+        State->report(Tok.is(tok::eof) ? Loc : Tok.getLocation(),
+                      State->Ids.OrderedNoStatement);
       PP.EnterToken(Tok, /*IsReinject=*/true);
       return;
     }
@@ -1272,6 +1294,85 @@ public:
     PP.EnterTokenStream(std::move(Toks), Out.size(),
                         /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
   }
+};
+
+/// Whether the directive at \p HashLoc reads `#pragma omp ordered`.
+bool startsOpenMPOrdered(const SourceManager &SM, SourceLocation HashLoc) {
+  if (HashLoc.isMacroID())
+    return false;
+  auto [File, Offset] = SM.getDecomposedLoc(HashLoc);
+  StringRef Line = SM.getBufferData(File).drop_front(Offset);
+  Line = Line.take_until([](char C) { return C == '\n'; });
+  if (!Line.consume_front("#"))
+    return false;
+  for (StringRef Word : {"pragma", "omp", "ordered"}) {
+    Line = Line.ltrim(" \t");
+    if (!Line.consume_front(Word) ||
+        (!Line.empty() && isAsciiIdentifierContinue(Line.front())))
+      return false;
+  }
+  return true;
+}
+
+/// `#pragma omp ordered` before a statement (no clause, `threads`, `simd`)
+/// is OpenMP's ordered region, and an OpenMP user who marks the loop with
+/// memcoro writes only that: inside a marked loop it is an ordered region of
+/// memcoro's too, with -fopenmp and without (where clang drops the pragma
+/// but the loop still has to give the serial answer). Clang's OpenMP
+/// handler owns the directive and a plugin cannot wrap it, so this runs
+/// right before it: it takes the directive's tokens and hands them back
+/// followed by `_Pragma("__memcoro_ordered")`, which marks the statement
+/// after the directive as for `#pragma memcoro ordered`. The marker so sits
+/// inside the OpenMP region, after __kmpc_ordered; memcoro-mark puts it
+/// before that call, so that libomp's calls run in turn too. Only the AST
+/// says whether the directive is in a marked loop: MarkerChecker drops the
+/// marker elsewhere, and memcoro reports nothing about it.
+class OpenMPOrderedWatcher : public PPCallbacks {
+public:
+  explicit OpenMPOrderedWatcher(Preprocessor &PP) : PP(PP) {}
+
+  void PragmaDirective(SourceLocation Loc,
+                       PragmaIntroducerKind Introducer) override {
+    FrontendState *State = stateFor(PP);
+    // Before the first #pragma memcoro no marked loop can be open.
+    if (!State || !State->SawPragma || Introducer != PIK_HashPragma ||
+        !startsOpenMPOrdered(PP.getSourceManager(), Loc))
+      return;
+    llvm::SmallVector<Token, 8> Toks;
+    Token Tok;
+    do {
+      PP.LexUnexpandedToken(Tok);
+      Toks.push_back(Tok);
+    } while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof));
+    // `omp ordered depend(...)` / `doacross(...)` stands alone: it orders
+    // no statement.
+    auto RegionClause = [](const Token &T) {
+      return T.is(tok::comma) ||
+             (T.is(tok::identifier) &&
+              (T.getIdentifierInfo()->getName() == "threads" ||
+               T.getIdentifierInfo()->getName() == "simd"));
+    };
+    if (Tok.is(tok::eod) && Toks.size() >= 3 &&
+        llvm::all_of(llvm::ArrayRef(Toks).slice(2, Toks.size() - 3),
+                     RegionClause)) {
+      SourceLocation OrderedLoc = Toks[1].getLocation();
+      State->OpenMPOrdered.insert(OrderedLoc);
+      quietOrderedMarker(PP, Loc, Tok.getLocation());
+      Token Pragma = bareToken(tok::identifier, OrderedLoc);
+      Pragma.setIdentifierInfo(PP.getIdentifierInfo("_Pragma"));
+      Toks.append({Pragma, bareToken(tok::l_paren, OrderedLoc),
+                   literal(PP, "\"__memcoro_ordered\"", tok::string_literal,
+                           OrderedLoc),
+                   bareToken(tok::r_paren, OrderedLoc)});
+    }
+    auto Stream = std::make_unique<Token[]>(Toks.size());
+    std::copy(Toks.begin(), Toks.end(), Stream.get());
+    PP.EnterTokenStream(std::move(Stream), Toks.size(),
+                        /*DisableMacroExpansion=*/false, /*IsReinject=*/false);
+  }
+
+private:
+  Preprocessor &PP;
 };
 
 /// The end of MemcoroPragmaHandler::printExpanded: puts it back in place.
@@ -1329,17 +1430,30 @@ public:
     if (Kind != OrderedMarker)
       return RecursiveASTVisitor::TraverseIfStmt(If);
     SourceLocation Loc = Marker->getBeginLoc();
+    bool OpenMP = State.OpenMPOrdered.contains(Loc);
+    bool Region = true;
     if (MarkedBodies == 0) {
-      error(Loc, State.Ids.OrderedOutside, SourceRange(), {});
+      // OpenMP's ordered outside a marked loop is OpenMP's alone.
+      if (OpenMP)
+        Region = unmark(If);
+      else
+        error(Loc, State.Ids.OrderedOutside, SourceRange(), {});
     } else if (EnclosingOrdered.isValid()) {
-      if (error(Loc, State.Ids.OrderedNested, SourceRange(), {}))
+      // `omp ordered` around `memcoro ordered` (or the other way round) says
+      // the same twice: the outer region already runs in order to the
+      // iteration's end.
+      if (OpenMP || EnclosingIsOpenMP)
+        Region = unmark(If);
+      else if (error(Loc, State.Ids.OrderedNested, SourceRange(), {}))
         State.Diags.Report(EnclosingOrdered, State.Ids.OrderedEnclosing);
     }
-    auto Saved = EnclosingOrdered;
-    if (EnclosingOrdered.isInvalid())
+    auto Saved = std::make_pair(EnclosingOrdered, EnclosingIsOpenMP);
+    if (EnclosingOrdered.isInvalid() && Region) {
       EnclosingOrdered = Loc;
+      EnclosingIsOpenMP = OpenMP;
+    }
     bool Continue = RecursiveASTVisitor::TraverseIfStmt(If);
-    EnclosingOrdered = Saved;
+    std::tie(EnclosingOrdered, EnclosingIsOpenMP) = Saved;
     return Continue;
   }
 
@@ -1370,6 +1484,20 @@ private:
   /// ordered region around it starts (invalid when there is none).
   unsigned MarkedBodies = 0;
   SourceLocation EnclosingOrdered;
+  /// Whether that region is a `#pragma omp ordered`.
+  bool EnclosingIsOpenMP = false;
+
+  /// Drops the annotation of an ordered region's marker prefix,
+  /// `if (((void)annotation, 0)) {} else S`, that marks nothing: codegen
+  /// then folds `if ((0, 0))` and emits S alone. Returns false (no region).
+  bool unmark(IfStmt *If) {
+    if (auto *Comma = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+        Comma && Comma->isCommaOp())
+      Comma->setLHS(IntegerLiteral::Create(
+          Ctx, llvm::APInt(Ctx.getIntWidth(Ctx.IntTy), 0), Ctx.IntTy,
+          Comma->getLHS()->getBeginLoc()));
+    return false;
+  }
 
   /// The loop or ordered-region annotation in a marker prefix's condition,
   /// if any (a loop's remote() annotations come before its loop marker).
@@ -1531,6 +1659,8 @@ public:
                                                  StringRef) override {
     auto State = std::make_unique<FrontendState>(CI.getDiagnostics());
     State->Disabled = Disabled;
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<OpenMPOrderedWatcher>(CI.getPreprocessor()));
     return std::make_unique<MemcoroConsumer>(CI.getPreprocessor(),
                                              std::move(State));
   }

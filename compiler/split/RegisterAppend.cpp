@@ -73,25 +73,27 @@ using namespace memcoro;
 STATISTIC(NumRegisterAppends, "Number of append counters kept in a register run in iteration order");
 STATISTIC(NumAppendCompanions, "Number of other buffer fields kept in a register run in an append's order");
 
-/// Whether \p Phi is a value kept in a register that runs in iteration order
-/// from its first read on each path: an append's counter (\p Companion
-/// false: something it reaches is a store's address), or another field of
-/// the same buffer (\p Companion: a vector's capacity, compared with its
-/// end), whose every first read already holds the turn of an append.
-static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi, bool Companion) {
+bool memcoro::recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi, RegisterValue Kind,
+                                     function_ref<bool(Instruction *)> TurnHeld) {
   Loop &L = Plan.L;
+  bool Companion = Kind == RegisterValue::Companion, InRegion = Kind == RegisterValue::InOrderedRegion;
   auto fail = [&](const char *Why) {
     LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is no "
-                      << (Companion ? "companion of an append" : "append counter") << " in a register: " << Why
-                      << "\n");
+                      << (Companion  ? "companion of an append in a register"
+                          : InRegion ? "value carried in an ordered region"
+                                     : "append counter in a register")
+                      << ": " << Why << "\n");
     return false;
   };
+  // A value carried in order is any value the region computes (`h = h *
+  // 31 + v` in a double too); an append's is an index or an address.
   if (Phi->getParent() != L.getHeader() || !Plan.Preheader || !Plan.Latch ||
-      !(Phi->getType()->isIntegerTy() || Phi->getType()->isPointerTy()))
+      !(InRegion || Phi->getType()->isIntegerTy() || Phi->getType()->isPointerTy()))
     return false;
   AppendCounter C;
   C.Phi = Phi;
   C.Buffered = true;
+  C.InOrderedRegion = InRegion;
   // The phis the variable flows into. A phi that only merges values
   // computed for it (a vector's new storage: null, or operator new's result)
   // is one of its assignments, made where that phi's value reaches the web.
@@ -107,7 +109,8 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
   // merges are fresh values (the new storage above): the latch's merge of
   // `in + 5` on one branch and `in + 2` on another, or of the values each
   // branch stored to the field GVN forwarded across the back edge (Redis's
-  // reply buffer position in dictget.c).
+  // reply buffer position in dictget.c). Another header phi is a variable of
+  // its own, whose value is assigned (`last = i` takes the counter's).
   auto computedInLoop = [&](Value *V) {
     auto *I = dyn_cast<Instruction>(V);
     return I && L.contains(I) && !isa<CallBase>(I);
@@ -120,7 +123,8 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
         Web.push_back(P);
     for (Value *In : Web[I]->incoming_values())
       if (auto *P = dyn_cast<PHINode>(In);
-          P && !is_contained(Web, P) && joinsWeb(P) && any_of(P->incoming_values(), computedInLoop))
+          P && !is_contained(Web, P) && joinsWeb(P) && P->getParent() != L.getHeader() &&
+          any_of(P->incoming_values(), computedInLoop))
         Web.push_back(P);
   }
   SmallPtrSet<Instruction *, 16> Closure(Web.begin(), Web.end());
@@ -176,12 +180,14 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
       if (!is_contained(C.Reads, UI))
         C.Reads.push_back(UI);
     }
-  if (C.Reads.empty())
+  // A region may only assign it (`last = i`): the scalar then keeps the
+  // last assignment in iteration order for the code after the loop.
+  if (C.Reads.empty() && !InRegion)
     return fail("it is never read");
-  if (!Companion && none_of(C.Reads, [&](Instruction *R) { return indexesStore(L, R, nullptr, A.DL); }))
+  if (Kind == RegisterValue::Append && none_of(C.Reads, [&](Instruction *R) { return indexesStore(L, R, nullptr, A.DL); }))
     return fail("no store's address is computed from it");
   // The first reads on each path: from there the iteration holds the turn,
-  // so every assignment must come after one.
+  // so every assignment must come after one (in a region, after its marker).
   SmallVector<Instruction *, 2> Starts;
   for (Instruction *R : C.Reads)
     if (none_of(C.Reads, [&](Instruction *O) { return O != R && A.DT.dominates(O, R); }))
@@ -190,14 +196,12 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
     return any_of(Starts, [&](Instruction *S) { return S == I || A.DT.dominates(S, I); });
   };
   for (auto [P, From] : C.Assigned)
-    if (!afterStart(From->getTerminator()))
-      return fail("it is assigned where the iteration has not read it yet");
-  // A companion rides on an append's turn: the iteration holds it wherever
-  // the companion is first read.
-  if (Companion && !all_of(Starts, [&](Instruction *S) {
-        return any_of(Plan.RegisterAppendStarts, [&](Instruction *T) { return T == S || A.DT.dominates(T, S); });
-      }))
-    return fail("it is read where no append's turn is held");
+    if (!(InRegion ? TurnHeld(From->getTerminator()) : afterStart(From->getTerminator())))
+      return fail("it is assigned before the iteration holds its turn");
+  // A companion rides on an append's turn, a value carried in a region on
+  // the region's: the iteration holds it wherever the value is first read.
+  if (Kind != RegisterValue::Append && !all_of(Starts, TurnHeld))
+    return fail("it is read where the iteration does not hold its turn yet");
   // One shared scalar holds it, assigned at the end of a block: no
   // assignment may come between a phi and a use of the phi's value.
   for (PHINode *X : Web)
@@ -222,23 +226,33 @@ static bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, PHINo
     if (!isa<PHINode>(Def))
       C.Closure.push_back(Def);
   sortClosure(C.Closure);
-  for (Instruction *S : Starts)
-    if (!is_contained(Plan.RegisterAppendStarts, S))
-      Plan.RegisterAppendStarts.push_back(S);
-  ++(Companion ? NumAppendCompanions : NumRegisterAppends);
+  // A region's marker is its ordered point already.
+  if (!InRegion)
+    for (Instruction *S : Starts)
+      if (!is_contained(Plan.RegisterAppendStarts, S))
+        Plan.RegisterAppendStarts.push_back(S);
+  if (Kind == RegisterValue::Append)
+    ++NumRegisterAppends;
+  else if (Companion)
+    ++NumAppendCompanions;
   LLVM_DEBUG(dbgs() << "memcoro-split: " << Phi->getName() << " is "
-                    << (Companion ? "a companion of an append" : "an append counter")
+                    << (Companion  ? "a companion of an append"
+                        : InRegion ? "a value carried in an ordered region"
+                                   : "an append counter")
                     << " kept in a register; in order from its first read\n");
   Plan.Counters.push_back(std::move(C));
   return true;
 }
 
 bool memcoro::recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
-  return recogniseRegisterValue(A, Plan, Phi, /*Companion=*/false);
+  return recogniseRegisterValue(A, Plan, Phi, RegisterValue::Append, nullptr);
 }
 
 bool memcoro::recogniseAppendCompanion(const SplitAnalyses &A, LoopPlan &Plan, PHINode *Phi) {
-  return !Plan.RegisterAppendStarts.empty() && recogniseRegisterValue(A, Plan, Phi, /*Companion=*/true);
+  return !Plan.RegisterAppendStarts.empty() &&
+         recogniseRegisterValue(A, Plan, Phi, RegisterValue::Companion, [&](Instruction *S) {
+           return any_of(Plan.RegisterAppendStarts, [&](Instruction *T) { return T == S || A.DT.dominates(T, S); });
+         });
 }
 
 void memcoro::demoteRegisterAppend(const Loop &L, const AppendCounter &C, AllocaInst *Slot,

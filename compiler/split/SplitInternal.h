@@ -147,6 +147,10 @@ struct AppendCounter {
   /// each path to the iteration's end (LoopPlan::RegisterAppendStarts).
   bool Buffered = false;
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::BasicBlock *>, 2> Assigned;
+  /// Buffered, and read and assigned only inside ordered regions (`h = h *
+  /// 31 + v` under `#pragma memcoro ordered`): no append, and no ordered
+  /// point of its own (OrderedValues.cpp).
+  bool InOrderedRegion = false;
 };
 
 /// A header phi that hands a load to the next iteration (`off[u + 1]` as the
@@ -638,6 +642,26 @@ bool recogniseRegisterAppend(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINo
 /// all hold the turn of an append already recognised; if so, records it as a
 /// buffered counter too (RegisterAppend.cpp).
 bool recogniseAppendCompanion(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// What recogniseRegisterValue looks for: an append's counter (a store's
+/// address is computed from it), a companion of such a counter, or a value
+/// carried only inside ordered regions.
+enum class RegisterValue { Append, Companion, InOrderedRegion };
+/// Whether \p Phi is a value kept in a register that runs in iteration order
+/// from its first read on each path, of kind \p Kind; a companion or a
+/// value in a region must be read first only where \p TurnHeld says the
+/// iteration holds its turn already. If so, records it in \p Plan as a
+/// buffered counter, kept in one shared scalar (RegisterAppend.cpp).
+bool recogniseRegisterValue(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi, RegisterValue Kind,
+                            llvm::function_ref<bool(llvm::Instruction *)> TurnHeld);
+/// Whether \p Phi is a value carried from one iteration to the next that
+/// ordered regions alone read and assign (`oh = oh * 1000003 + v` under
+/// `#pragma memcoro ordered`); if so, records it as such a counter
+/// (OrderedValues.cpp).
+bool recogniseOrderedValue(const SplitAnalyses &A, LoopPlan &Plan, llvm::PHINode *Phi);
+/// For the missed remark of such a value \p Phi that is not one: where it is
+/// read or assigned outside the loop's ordered regions, or "" when the loop
+/// has none or that is not why (OrderedValues.cpp).
+std::string orderedValueHint(const SplitAnalyses &A, const llvm::Loop &L, llvm::PHINode &Phi);
 /// In a loop that takes a lock: an append in iteration order after a lock
 /// (a bucket's overflow under its latch) takes its turn before the first
 /// lock on the way, so that no iteration waits for its turn holding a lock

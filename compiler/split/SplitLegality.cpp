@@ -765,6 +765,10 @@ std::optional<SerialReason> SplitLegality::classifyHeaderPhis() {
       continue;
     if (!FloatingPointOrderMatters && recogniseCarriedLoad(A, Plan, &Phi))
       continue;
+    // Read and assigned only in ordered regions, in iteration order whatever
+    // its operation (OrderedValues.cpp).
+    if (recogniseOrderedValue(A, Plan, &Phi))
+      continue;
     if (FloatingPointOrderMatters) {
       StringRef Var = sourceVariableName(Phi);
       bool Product = FloatingPointOrderMatters->getOpcode() == Instruction::FMul;
@@ -815,7 +819,8 @@ SerialReason SplitLegality::carriedValue(PHINode &Phi) const {
                             "a value" + Name +
                                 " is carried from one iteration to the next and is not a reduction memcoro "
                                 "recognises (integer + - * & | ^ min max, floating-point + * with "
-                                "reassociation, or floating-point min max under a reduction clause)",
+                                "reassociation, or floating-point min max under a reduction clause)" +
+                                orderedValueHint(A, L, Phi),
                             At);
   if (At && At->getDebugLoc() && At->getDebugLoc()->getInlinedAt())
     Why.Loc = userPlace(At->getDebugLoc());

@@ -466,7 +466,10 @@ void LoopPlan::print(raw_ostream &OS) const {
   for (const auto &[Load, Store] : Locked)
     OS << "  locked read-modify-write:" << *Load << " |" << *Store << "\n";
   for (const AppendCounter &C : Counters)
-    OS << "  append counter" << (C.Buffered ? " in a register" : "") << ": " << name(C.Phi) << "\n";
+    OS << (C.InOrderedRegion ? "  value carried in an ordered region"
+           : C.Buffered      ? "  append counter in a register"
+                             : "  append counter")
+       << ": " << name(C.Phi) << "\n";
   for (const OrderedPoint &P : Ordered) {
     OS << "  ordered "
        << (P.What == OrderedPoint::Region           ? "region"
