@@ -154,7 +154,7 @@ memcoro::findOrderSensitiveUpdates(const SplitAnalyses &A, const LoopPlan &Plan)
                           << " needs no order\n");
         continue;
       }
-      if (is_contained(Plan.PrivateAllocas, getUnderlyingObject(Load->getPointerOperand())))
+      if (inPrivateAlloca(Plan, Load->getPointerOperand()))
         continue;
       LLVM_DEBUG(dbgs() << "memcoro-split: floating-point update" << *Store
                         << " rounds in the order iterations apply it; run in iteration order\n");

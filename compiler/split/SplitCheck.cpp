@@ -110,13 +110,7 @@ private:
 
 /// A pointer into the iteration's own stack memory (all it may point to is a
 /// private alloca).
-bool CheckInstrumenter::isPrivate(Value *P) const {
-  SmallVector<const Value *, 2> Objects;
-  getUnderlyingObjects(P, Objects, &A.LI);
-  return all_of(Objects, [&](const Value *O) {
-    return any_of(Plan.PrivateAllocas, [&](const AllocaInst *Private) { return O == Private; });
-  });
-}
+bool CheckInstrumenter::isPrivate(Value *P) const { return inPrivateAlloca(Plan, P); }
 
 /// A load and a later store of one location that no suspension separates run
 /// as one step of the iteration, which no other iteration interrupts; when the

@@ -199,6 +199,13 @@ unsigned memcoro::commutativeUpdateKind(const LoadInst &L, const StoreInst &S) {
   return Kind && readOnlyBy(&L, {Br->getCondition()}) ? Kind : 0;
 }
 
+bool memcoro::inPrivateAlloca(const LoopPlan &Plan, Value *Ptr) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  return !Objects.empty() &&
+         all_of(Objects, [&](const Value *O) { return is_contained(Plan.PrivateAllocas, O); });
+}
+
 std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
   // Plain loads and stores of the loop, outside the slots' private stack
   // copies; the only ones dependence analysis reasons about, and with atomics
@@ -213,7 +220,7 @@ std::optional<SerialReason> SplitLegality::checkMemoryDependences() {
         continue;
       bool Simple = (isa<LoadInst>(I) && cast<LoadInst>(I).isSimple()) ||
                     (isa<StoreInst>(I) && cast<StoreInst>(I).isSimple());
-      if (Simple && !is_contained(Plan.PrivateAllocas, getUnderlyingObject(accessedPointer(I))))
+      if (Simple && !inPrivateAlloca(Plan, accessedPointer(I)))
         Accesses.push_back(&I);
     }
   // Runs in every iteration: the dependence is then certain, not only

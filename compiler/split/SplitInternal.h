@@ -571,6 +571,10 @@ llvm::Instruction *cloneForReadAhead(llvm::IRBuilder<> &B, llvm::Instruction &I,
 /// Marks \p I, a load the serial loop does not make (a read ahead of the
 /// loop's own), as no sanitizer's business.
 void markReadAhead(llvm::Instruction &I);
+/// Whether \p Ptr points into the slots' private stack copies (Plan's
+/// PrivateAllocas) on every way it may be computed: an inlined insertion sort
+/// walks a local array through phis of its elements' addresses.
+bool inPrivateAlloca(const LoopPlan &Plan, llvm::Value *Ptr);
 /// PrefetchEdges.cpp: whether an inner loop the core overlaps walks rows of
 /// one stream that can be prefetched ahead across rows; if so, fills Plan.Edges.
 bool planPrefetchEdges(const SplitAnalyses &A, LoopPlan &Plan);

@@ -938,7 +938,9 @@ std::optional<SerialReason> SplitLegality::checkLocalMemory() {
       Instruction *Ptr = Work.pop_back_val();
       for (User *U : Ptr->users()) {
         auto *UI = cast<Instruction>(U);
-        if (!Seen.insert(UI).second)
+        // A cleanup no edge reaches any more (the landing pad of a call that
+        // was inlined away) ends the object's lifetime for nothing.
+        if (!Seen.insert(UI).second || !A.DT.isReachableFromEntry(UI->getParent()))
           continue;
         bool InLoop = L.contains(UI);
         UsedInLoop |= InLoop;
