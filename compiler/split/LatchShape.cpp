@@ -2,7 +2,7 @@
 //
 // A step of memcoro-split (see SplitInternal.h), run on a marked loop before
 // legality and the plan, which reads the loop's trip count off its latch's
-// exit. Three shapes the optimiser leaves hide a count that is there:
+// exit. Four shapes the optimiser leaves hide a count that is there:
 //
 // * The next counter merged from equal computations. A guarded inner loop
 //   that may break (Luby's MIS: `if (state[v] == 0) for (...) if (...) break;`)
@@ -31,6 +31,13 @@
 //   phis there, and a switch after the latch takes the exit the way came
 //   from (which way is a value of the last iteration: LastValues.cpp).
 //
+// * The match and the count tested together. Without jump threading (-O1)
+//   SimplifyCFG folds a search's `break` into the latch: it leaves on
+//   `match || count`, the index found a select on the match carried from
+//   iteration to iteration, and the loop read as carrying a value. The
+//   match's test leaves first, as the `break` did, and the latch tests the
+//   count; on each edge the selects on the match take their side.
+//
 // All are plain simplifications, right whatever memcoro then does.
 //
 //===----------------------------------------------------------------------===//
@@ -42,9 +49,11 @@
 #include "llvm/Analysis/DomTreeUpdater.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
@@ -55,6 +64,7 @@ using namespace memcoro;
 
 STATISTIC(NumEqualComputationsMerged, "Number of phis of equal computations replaced by one computation");
 STATISTIC(NumLatchesFolded, "Number of latches after the exiting block folded into it");
+STATISTIC(NumFoldedExitsSplit, "Number of latches leaving on a match or the count split into an early exit");
 STATISTIC(NumExitsDeferred, "Number of loops whose exits before the latch, testing one condition, moved to it");
 
 /// Replaces each phi of the loop whose incoming values are all the same
@@ -287,8 +297,88 @@ static bool deferExitsToLatch(Loop &L, LoopInfo &LI, DominatorTree &DT, Assumpti
   return true;
 }
 
+/// Whether \p V tests the loop's count: a compare of an affine recurrence
+/// of \p L with a loop invariant.
+static bool testsCount(Loop &L, ScalarEvolution &SE, Value *V) {
+  auto *Cmp = dyn_cast<ICmpInst>(V);
+  if (!Cmp)
+    return false;
+  auto affine = [&](Value *Op) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Op));
+    return AR && AR->getLoop() == &L && AR->isAffine();
+  };
+  return (affine(Cmp->getOperand(0)) && L.isLoopInvariant(Cmp->getOperand(1))) ||
+         (affine(Cmp->getOperand(1)) && L.isLoopInvariant(Cmp->getOperand(0)));
+}
+
+/// \p V where \p Cond is known to be \p Known: a select on it picks its side.
+static Value *knowing(Value *V, Value *Cond, bool Known) {
+  if (auto *Sel = dyn_cast<SelectInst>(V); Sel && Sel->getCondition() == Cond)
+    return Known ? Sel->getTrueValue() : Sel->getFalseValue();
+  return V;
+}
+
+/// Splits a latch that leaves on `match || count` into a test of the match,
+/// an early exit, and a latch that tests the count (see the banner).
+static bool splitFoldedExit(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE) {
+  BasicBlock *Latch = L.getLoopLatch(), *Header = L.getHeader();
+  auto *Br = Latch ? dyn_cast<BranchInst>(Latch->getTerminator()) : nullptr;
+  if (!Br || !Br->isConditional() || L.getExitingBlock() != Latch)
+    return false;
+  bool ExitOnTrue = !L.contains(Br->getSuccessor(0));
+  BasicBlock *Exit = Br->getSuccessor(ExitOnTrue ? 0 : 1);
+  // Leaving on true: `match || count`; on false: `!match && !count` as
+  // `stay && more`.
+  Value *A = nullptr, *B = nullptr;
+  using namespace PatternMatch;
+  if (!(ExitOnTrue ? match(Br->getCondition(), m_LogicalOr(m_Value(A), m_Value(B)))
+                   : match(Br->getCondition(), m_LogicalAnd(m_Value(A), m_Value(B)))))
+    return false;
+  Value *Count = testsCount(L, SE, B) ? B : testsCount(L, SE, A) ? A : nullptr;
+  Value *Match = Count == B ? A : B;
+  if (!Count || testsCount(L, SE, Match) || !isa<Instruction>(Match) || !L.contains(cast<Instruction>(Match)))
+    return false;
+  // The match leaves first, as the source's `break` did; the count at the
+  // new latch.
+  BasicBlock *Cont = BasicBlock::Create(Latch->getContext(), Latch->getName() + ".count", Latch->getParent(),
+                                        Latch->getNextNode());
+  MDNode *LoopId = L.getLoopID();
+  BranchInst *CountBr = ExitOnTrue ? BranchInst::Create(Exit, Header, Count, Cont)
+                                   : BranchInst::Create(Header, Exit, Count, Cont);
+  CountBr->setDebugLoc(Br->getDebugLoc());
+  BranchInst *MatchBr = ExitOnTrue ? BranchInst::Create(Exit, Cont, Match, Br->getIterator())
+                                   : BranchInst::Create(Cont, Exit, Match, Br->getIterator());
+  MatchBr->setDebugLoc(Br->getDebugLoc());
+  Br->eraseFromParent();
+  // On the way to the next iteration and out at the count the match failed;
+  // out at the match it held.
+  bool MatchLeaves = ExitOnTrue;
+  for (PHINode &Phi : Header->phis()) {
+    int In = Phi.getBasicBlockIndex(Latch);
+    Phi.setIncomingBlock(In, Cont);
+    Phi.setIncomingValue(In, knowing(Phi.getIncomingValue(In), Match, !MatchLeaves));
+  }
+  for (PHINode &Phi : Exit->phis()) {
+    Value *Out = Phi.getIncomingValueForBlock(Latch);
+    Phi.setIncomingValueForBlock(Latch, knowing(Out, Match, MatchLeaves));
+    Phi.addIncoming(knowing(Out, Match, !MatchLeaves), Cont);
+  }
+  L.addBasicBlockToLoop(Cont, LI);
+  if (LoopId)
+    L.setLoopID(LoopId);
+  Latch->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
+  DT.recalculate(*Header->getParent());
+  LLVM_DEBUG(dbgs() << "memcoro-split: a latch leaving on a match or the count split into an early exit\n");
+  ++NumFoldedExitsSplit;
+  return true;
+}
+
 bool memcoro::shapeLatch(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC) {
   bool Changed = mergeEqualComputations(L, DT);
+  if (splitFoldedExit(L, LI, DT, SE)) {
+    SE.forgetLoop(&L);
+    Changed = true;
+  }
   Changed |= deferExitsToLatch(L, LI, DT, AC);
   Changed |= foldLatchIntoExitingBlock(L, LI, DT, AC);
   if (Changed)
