@@ -87,7 +87,11 @@ bool memcoro::copiesMemoryIntoOuterLocal(const Loop &L) {
       Value *V = Store->getValueOperand();
       while (auto *Cast = dyn_cast<CastInst>(V))
         V = Cast->getOperand(0);
-      if (isa<LoadInst>(V)) {
+      // A local variable's value copied (clang's temporaries of a C11
+      // atomic's operand hold `share`, read from its own slot) is no read of
+      // memory the source makes.
+      auto *Load = dyn_cast<LoadInst>(V);
+      if (Load && !isa<AllocaInst>(Load->getPointerOperand()->stripPointerCasts())) {
         LLVM_DEBUG(dbgs() << "memcoro-mark: the body hands" << *Store << " to the next iteration\n");
         return true;
       }
