@@ -144,6 +144,14 @@ std::string memcoro::calleeName(const CallBase &Call) {
     return "inline asm";
   if (const Function *Callee = Call.getCalledFunction())
     return "'" + demangle(Callee->getName()) + "'";
+  // Clang tags the load of an object's vtable pointer: the function called
+  // through a slot of that table is a virtual one.
+  if (auto *Slot = dyn_cast<LoadInst>(Call.getCalledOperand()->stripPointerCasts()))
+    if (auto *VPtr = dyn_cast<LoadInst>(getUnderlyingObject(Slot->getPointerOperand())))
+      if (MDNode *Tag = VPtr->getMetadata(LLVMContext::MD_tbaa); Tag && Tag->getNumOperands() > 1)
+        if (auto *Type = dyn_cast<MDNode>(Tag->getOperand(1)); Type && Type->getNumOperands() > 0)
+          if (auto *Name = dyn_cast<MDString>(Type->getOperand(0)); Name && Name->getString() == "vtable pointer")
+            return "a virtual function";
   return "a function pointer";
 }
 

@@ -74,6 +74,20 @@ STATISTIC(NumCarriedLoads, "Number of loads carried to the next iteration that e
 /// unless every one is a plain load in the loop from one pointer. A path
 /// that reads nothing hands on \p Carried, the value the iteration entered
 /// with (the inner loop that reads the bound again did not run).
+/// Whether \p V, coming into \p To from \p From, is \p Carried's own value:
+/// a constant GVN put there because the edge is taken only when the carried
+/// value equals it (an inner loop skipped when the shared bound it reloads
+/// is 0 hands on 0).
+static bool isCarriedOnEdge(const PHINode *Carried, const Value *V, const BasicBlock *From, const BasicBlock *To) {
+  auto *Br = dyn_cast<BranchInst>(From->getTerminator());
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition()) : nullptr;
+  if (!Cmp || !Cmp->isEquality() || Br->getSuccessor(0) == Br->getSuccessor(1) || !isa<Constant>(V))
+    return false;
+  bool Equal = Br->getSuccessor(Cmp->getPredicate() == CmpInst::ICMP_EQ ? 0 : 1) == To;
+  return Equal && ((Cmp->getOperand(0) == Carried && Cmp->getOperand(1) == V) ||
+                   (Cmp->getOperand(1) == Carried && Cmp->getOperand(0) == V));
+}
+
 static SmallVector<LoadInst *, 4> loadsOfOneAddress(const Loop &L, Value *V, PHINode *Carried) {
   SmallVector<LoadInst *, 4> Loads;
   SmallVector<Value *, 8> Work = {V};
@@ -83,7 +97,9 @@ static SmallVector<LoadInst *, 4> loadsOfOneAddress(const Loop &L, Value *V, PHI
     if (!Seen.insert(X).second || X == Carried)
       continue;
     if (auto *P = dyn_cast<PHINode>(X); P && L.contains(P) && Seen.size() <= 16) {
-      append_range(Work, P->incoming_values());
+      for (unsigned In = 0; In < P->getNumIncomingValues(); ++In)
+        if (!isCarriedOnEdge(Carried, P->getIncomingValue(In), P->getIncomingBlock(In), P->getParent()))
+          Work.push_back(P->getIncomingValue(In));
       continue;
     }
     auto *Load = dyn_cast<LoadInst>(X);

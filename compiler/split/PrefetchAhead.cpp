@@ -826,6 +826,16 @@ void memcoro::emitPrefetchAhead(const SplitAnalyses &A, const LoopPlan &Plan, Op
     LLVM_DEBUG(dbgs() << "memcoro-split: prefetch ahead of" << *P.Access << ", " << P.Distance
                       << " iterations ahead through" << *P.Stream << "\n");
   }
+  // An inner loop unrolled by 8 reads ahead for each copy of the same
+  // source access: said once, with how many.
+  SmallVector<std::string, 4> Distinct;
+  for (const std::string &S : Said)
+    if (!is_contained(Distinct, S))
+      Distinct.push_back(S);
+  for (std::string &S : Distinct)
+    if (unsigned Copies = count(Said, S); Copies > 1)
+      S += " (" + std::to_string(Copies) + " unrolled copies)";
+  Said = std::move(Distinct);
   ORE.emit([&] {
     if (Plan.PrefetchAheadWhy == PrefetchAheadReason::SerialCopy)
       return OptimizationRemark(RemarkPass, "SerialCopyPrefetch", Plan.L.getStartLoc(), Plan.L.getHeader())

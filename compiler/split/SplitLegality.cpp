@@ -25,6 +25,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/Dominators.h"
@@ -706,6 +707,16 @@ StringRef memcoro::sourceVariableName(Value &V) {
   if (auto *Load = dyn_cast<LoadInst>(&V))
     if (std::string Name = loadedFieldName(*Load); !Name.empty())
       return intern(Name);
+  // A global or a file's static (`static int words[N]` is `_ZL5words` in
+  // C++): its debug info's name, else the linkage name demangled.
+  if (auto *GV = dyn_cast<GlobalVariable>(&V)) {
+    SmallVector<DIGlobalVariableExpression *, 1> Infos;
+    GV->getDebugInfo(Infos);
+    if (!Infos.empty())
+      return Infos.front()->getVariable()->getName();
+    if (GV->getName().starts_with("_Z"))
+      return intern(demangle(GV->getName()));
+  }
   return "";
 }
 
