@@ -346,6 +346,22 @@ bool splitLoop(const SplitAnalyses &A, Loop &L, OptimizationRemarkEmitter &ORE, 
 
 } // namespace
 
+/// Puts the marked loop \p L in simplified form with the latch the plan reads
+/// its count off (LatchShape.cpp, RotatedSearch.cpp) and its last values
+/// passed in iteration order (LastValues.cpp), shared by the pass and its
+/// printer; each step that changes the loop is followed by the simplified
+/// form again.
+static void reshapeMarkedLoop(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC,
+                              Function &F, FunctionAnalysisManager &FAM) {
+  prepareMarkedLoop(L, LI, DT, SE, AC);
+  if (shapeLatch(L, LI, DT, SE, AC))
+    prepareMarkedLoop(L, LI, DT, SE, AC);
+  if (rotateWhileSearch(L, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F), FAM.getResult<TargetLibraryAnalysis>(F)))
+    prepareMarkedLoop(L, LI, DT, SE, AC);
+  if (keepLastValuesInOrder(L, SE))
+    prepareMarkedLoop(L, LI, DT, SE, AC);
+}
+
 /// The steps before legality that rewrite what the plan sees, shared by the
 /// pass and its printer: unwind edges to std::terminate (TerminateOnThrow.cpp),
 /// values re-read only after a deallocation taken as they enter
@@ -414,14 +430,7 @@ PreservedAnalyses SplitPass::run(Function &F, FunctionAnalysisManager &FAM) {
     auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     auto &AC = FAM.getResult<AssumptionAnalysis>(F);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
-    prepareMarkedLoop(*Target, LI, DT, SE, AC);
-    if (shapeLatch(*Target, LI, DT, SE, AC))
-      prepareMarkedLoop(*Target, LI, DT, SE, AC);
-    if (rotateWhileSearch(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
-                          FAM.getResult<TargetLibraryAnalysis>(F)))
-      prepareMarkedLoop(*Target, LI, DT, SE, AC);
-    if (keepLastValuesInOrder(*Target, SE))
-      prepareMarkedLoop(*Target, LI, DT, SE, AC);
+    reshapeMarkedLoop(*Target, LI, DT, SE, AC, F, FAM);
     if (hoistInvariantSanitizerChecks(*Target, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
                                       FAM.getResult<TargetLibraryAnalysis>(F), ORE))
       prepareMarkedLoop(*Target, LI, DT, SE, AC);
@@ -481,14 +490,7 @@ PreservedAnalyses SplitPlanPrinterPass::run(Function &F, FunctionAnalysisManager
   // so does its printer, for the plan to be the one the pass would carry out.
   for (Loop *L : LI.getLoopsInPreorder())
     if (getMarkedParallelism(*L)) {
-      prepareMarkedLoop(*L, LI, DT, SE, AC);
-      if (shapeLatch(*L, LI, DT, SE, AC))
-        prepareMarkedLoop(*L, LI, DT, SE, AC);
-      if (rotateWhileSearch(*L, LI, DT, SE, AC, FAM.getResult<TargetIRAnalysis>(F),
-                            FAM.getResult<TargetLibraryAnalysis>(F)))
-        prepareMarkedLoop(*L, LI, DT, SE, AC);
-      if (keepLastValuesInOrder(*L, SE))
-        prepareMarkedLoop(*L, LI, DT, SE, AC);
+      reshapeMarkedLoop(*L, LI, DT, SE, AC, F, FAM);
       if (exposeCallsAndCopies(*L, LI, DT, F, FAM))
         SE.forgetLoop(L);
     }
