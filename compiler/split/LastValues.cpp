@@ -62,8 +62,9 @@ static bool ownToIteration(const Loop &L, ScalarEvolution &SE, Value *V, SmallPt
 bool memcoro::keepLastValuesInOrder(Loop &L, ScalarEvolution &SE) {
   BasicBlock *Latch = L.getLoopLatch();
   BasicBlock *Exit = L.getExitBlock();
-  if (!Latch || L.getExitingBlock() != Latch || !Exit || Exit->getSinglePredecessor() != Latch ||
-      isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(&L)))
+  // The count need not be known here: an OpenMP chunk's bound read through
+  // memory is evaluated once by legality (ReloadedBound.cpp).
+  if (!Latch || L.getExitingBlock() != Latch || !Exit || Exit->getSinglePredecessor() != Latch)
     return false;
   SmallVector<PHINode *, 2> Last;
   for (PHINode &Phi : Exit->phis()) {
@@ -87,15 +88,18 @@ bool memcoro::keepLastValuesInOrder(Loop &L, ScalarEvolution &SE) {
   IRBuilder<> B(Latch->getTerminator());
   CallInst *Marker = B.CreateCall(getOrInsertOrderedFn(*F.getParent()));
   std::string Names;
+  unsigned Unnamed = 0;
   IRBuilder<> ExitB(&*Exit->getFirstInsertionPt());
   for (PHINode *Phi : Last) {
     Value *V = Phi->getIncomingValueForBlock(Latch);
     StringRef Name = sourceVariableName(*V);
     // LatchShape.cpp's choice of exit, when the test moved to the latch.
-    std::string Said = V->getName().starts_with("memcoro.exit.which") ? "choice of exit"
-                       : Name.empty()                                  ? "value"
-                                                                       : "'" + Name.str() + "'";
-    Names += (Names.empty() ? "" : ", ") + Said;
+    if (V->getName().starts_with("memcoro.exit.which"))
+      Names += (Names.empty() ? "" : ", ") + std::string("choice of exit");
+    else if (!Name.empty())
+      Names += (Names.empty() ? "'" : ", '") + Name.str() + "'";
+    else
+      ++Unnamed;
     AllocaInst *Slot = EntryB.CreateAlloca(V->getType(), nullptr, V->getName() + ".memcoro.last");
     B.CreateStore(V, Slot);
     Value *Read = ExitB.CreateLoad(V->getType(), Slot, V->getName() + ".last");
@@ -104,6 +108,10 @@ bool memcoro::keepLastValuesInOrder(Loop &L, ScalarEvolution &SE) {
     LLVM_DEBUG(dbgs() << "memcoro-split: the last iteration's" << *V << " goes through an ordered slot\n");
     ++NumLastValues;
   }
+  if (Unnamed)
+    Names += (Names.empty() ? "" : " and ") +
+             (Unnamed == 1 ? std::string("value") : std::to_string(Unnamed) + " values") +
+             (Names.empty() ? "" : " more");
   LLVMContext &Ctx = F.getContext();
   Marker->setMetadata(LastValuesMD, MDNode::get(Ctx, {MDString::get(Ctx, Names)}));
   Marker->setDebugLoc(Latch->getTerminator()->getDebugLoc());

@@ -67,6 +67,15 @@ STATISTIC(NumLatchesFolded, "Number of latches after the exiting block folded in
 STATISTIC(NumFoldedExitsSplit, "Number of latches leaving on a match or the count split into an early exit");
 STATISTIC(NumExitsDeferred, "Number of loops whose exits before the latch, testing one condition, moved to it");
 
+/// Arithmetic, compares, casts and address computations: what may be
+/// computed once in place of equal copies (a landing pad, equal to another
+/// in every operand, may not be).
+static bool isPlainComputation(const Instruction &I) {
+  return (isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I) || isa<CmpInst>(I) ||
+          isa<SelectInst>(I)) &&
+         !I.mayReadOrWriteMemory() && !I.mayHaveSideEffects();
+}
+
 /// Replaces each phi of the loop whose incoming values are all the same
 /// computation (same operation, same operands, none touching memory) on
 /// operands available at the phi by one such computation after the phis.
@@ -77,8 +86,7 @@ static bool mergeEqualComputations(Loop &L, DominatorTree &DT) {
       if (Phi.getNumIncomingValues() < 2)
         continue;
       auto *First = dyn_cast<Instruction>(Phi.getIncomingValue(0));
-      if (!First || isa<PHINode>(First) || First->mayReadOrWriteMemory() || First->mayHaveSideEffects() ||
-          First->isTerminator())
+      if (!First || !isPlainComputation(*First))
         continue;
       bool AllEqual = all_of(Phi.incoming_values(), [&](Value *V) {
         auto *I = dyn_cast<Instruction>(V);
@@ -167,8 +175,7 @@ static Value *cloneEqualComputation(ArrayRef<Value *> Values, Instruction *At, D
   bool AllSame = all_of(Values, [&](Value *V) { return V == First; });
   if (AllSame && (!FirstI || DT.dominates(FirstI, At)))
     return First;
-  if (!FirstI || Depth == 0 || isa<PHINode>(FirstI) || FirstI->mayReadOrWriteMemory() ||
-      FirstI->mayHaveSideEffects() || FirstI->isTerminator())
+  if (!FirstI || Depth == 0 || !isPlainComputation(*FirstI))
     return nullptr;
   for (Value *V : Values) {
     auto *I = dyn_cast<Instruction>(V);

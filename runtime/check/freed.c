@@ -10,7 +10,9 @@
 //
 // They live in libmemcoro_check.a, which memcoro-cc links whole into checking
 // builds only: in libmemcoro_rt.a, which every program links, any program
-// that calls free would pull them in.
+// that calls free would pull them in. They are weak: a program with an
+// allocator of its own, or linked -static against libc.a's, keeps its free
+// and realloc (those frees are then not seen, as before).
 #define _GNU_SOURCE
 #include "check.h"
 
@@ -43,7 +45,7 @@ static void resolve(void) {
   __atomic_store_n(&next_realloc, r, __ATOMIC_RELAXED);
 }
 
-void free(void *block) {
+__attribute__((weak)) void free(void *block) {
   if (!block)
     return;
   free_fn *f = __atomic_load_n(&next_free, __ATOMIC_RELAXED);
@@ -57,7 +59,7 @@ void free(void *block) {
   f(block);
 }
 
-void *realloc(void *old, size_t size) {
+__attribute__((weak)) void *realloc(void *old, size_t size) {
   realloc_fn *r = __atomic_load_n(&next_realloc, __ATOMIC_RELAXED);
   if (!r) {
     resolve();
