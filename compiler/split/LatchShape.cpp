@@ -76,95 +76,6 @@ static bool isPlainComputation(const Instruction &I) {
          !I.mayReadOrWriteMemory() && !I.mayHaveSideEffects();
 }
 
-/// Replaces each phi of the loop whose incoming values are all the same
-/// computation (same operation, same operands, none touching memory) on
-/// operands available at the phi by one such computation after the phis.
-static bool mergeEqualComputations(Loop &L, DominatorTree &DT) {
-  bool Changed = false;
-  for (BasicBlock *BB : L.blocks())
-    for (PHINode &Phi : make_early_inc_range(BB->phis())) {
-      if (Phi.getNumIncomingValues() < 2)
-        continue;
-      auto *First = dyn_cast<Instruction>(Phi.getIncomingValue(0));
-      if (!First || !isPlainComputation(*First))
-        continue;
-      bool AllEqual = all_of(Phi.incoming_values(), [&](Value *V) {
-        auto *I = dyn_cast<Instruction>(V);
-        return I && (I == First || I->isIdenticalTo(First));
-      });
-      // All incoming values one instruction: nothing to merge.
-      bool OneInstruction = all_of(Phi.incoming_values(), [&](Value *V) { return V == First; });
-      bool OperandsAvailable = all_of(First->operands(), [&](Value *Op) {
-        auto *OpI = dyn_cast<Instruction>(Op);
-        return !OpI || DT.dominates(OpI, BB);
-      });
-      if (!AllEqual || OneInstruction || !OperandsAvailable)
-        continue;
-      Instruction *Merged = First->clone();
-      Merged->insertBefore(BB->getFirstInsertionPt());
-      Merged->takeName(&Phi);
-      Merged->setDebugLoc(First->getDebugLoc());
-      Phi.replaceAllUsesWith(Merged);
-      Phi.eraseFromParent();
-      LLVM_DEBUG(dbgs() << "memcoro-split: a phi of equal computations is" << *Merged << "\n");
-      ++NumEqualComputationsMerged;
-      Changed = true;
-    }
-  return Changed;
-}
-
-/// Folds a latch whose single predecessor exits the loop into it, when the
-/// latch computes only what is safe to compute on every iteration.
-static bool foldLatchIntoExitingBlock(Loop &L, LoopInfo &LI, DominatorTree &DT, AssumptionCache &AC) {
-  BasicBlock *Latch = L.getLoopLatch();
-  BasicBlock *Header = L.getHeader();
-  if (!Latch || Latch == Header || L.isLoopExiting(Latch))
-    return false;
-  BasicBlock *Exiting = Latch->getSinglePredecessor();
-  if (!Exiting || !L.isLoopExiting(Exiting) || LI.getLoopFor(Exiting) != &L)
-    return false;
-  auto *Branch = dyn_cast<BranchInst>(Exiting->getTerminator());
-  if (!Branch || !Branch->isConditional())
-    return false;
-  Instruction *At = Branch;
-  for (Instruction &I : *Latch) {
-    if (isa<PHINode>(I) || I.isTerminator() || I.isDebugOrPseudoInst())
-      continue;
-    if (!isSafeToSpeculativelyExecute(&I, At, &AC, &DT)) {
-      LLVM_DEBUG(dbgs() << "memcoro-split: the latch after the exiting block computes what may not be speculated:"
-                        << I << "\n");
-      return false;
-    }
-  }
-  MDNode *LoopId = L.getLoopID();
-  FoldSingleEntryPHINodes(Latch);
-  for (Instruction &I : make_early_inc_range(*Latch)) {
-    if (I.isTerminator())
-      break;
-    I.dropUBImplyingAttrsAndMetadata();
-    I.moveBefore(Branch);
-  }
-  for (PHINode &Phi : Header->phis())
-    Phi.replaceIncomingBlockWith(Latch, Exiting);
-  for (unsigned S = 0; S < Branch->getNumSuccessors(); ++S)
-    if (Branch->getSuccessor(S) == Latch)
-      Branch->setSuccessor(S, Header);
-  // The latch's edge to the header is gone from the header's phis already.
-  Latch->getTerminator()->eraseFromParent();
-  new UnreachableInst(Latch->getContext(), Latch);
-  DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
-  DTU.applyUpdates({{DominatorTree::Insert, Exiting, Header},
-                    {DominatorTree::Delete, Exiting, Latch},
-                    {DominatorTree::Delete, Latch, Header}});
-  LI.removeBlock(Latch);
-  DeleteDeadBlock(Latch, &DTU);
-  if (LoopId)
-    L.setLoopID(LoopId);
-  LLVM_DEBUG(dbgs() << "memcoro-split: the latch after the exiting block folded into it\n");
-  ++NumLatchesFolded;
-  return true;
-}
-
 /// The one computation that each of \p Values is (same operations on the
 /// same leaves, none touching memory), built before \p At from leaves that
 /// dominate it; null when they differ.
@@ -202,6 +113,91 @@ static Value *cloneEqualComputation(ArrayRef<Value *> Values, Instruction *At, D
   return Clone;
 }
 
+/// Replaces each phi of the loop whose incoming values are all the same
+/// computation (same operation, same operands, none touching memory) on
+/// operands available at the phi by one such computation after the phis.
+static bool mergeEqualComputations(Loop &L, DominatorTree &DT) {
+  bool Changed = false;
+  for (BasicBlock *BB : L.blocks())
+    for (PHINode &Phi : make_early_inc_range(BB->phis())) {
+      // All incoming values one instruction: nothing to merge.
+      Value *First = Phi.getIncomingValue(0);
+      if (Phi.getNumIncomingValues() < 2 || all_of(Phi.incoming_values(), [&](Value *V) { return V == First; }))
+        continue;
+      // One level: the copies' operands are the same values.
+      SmallVector<Value *, 4> Copies(Phi.incoming_values());
+      Value *Merged = cloneEqualComputation(Copies, &*BB->getFirstInsertionPt(), DT, /*Depth=*/1);
+      if (!Merged)
+        continue;
+      Merged->takeName(&Phi);
+      cast<Instruction>(Merged)->setDebugLoc(cast<Instruction>(First)->getDebugLoc());
+      Phi.replaceAllUsesWith(Merged);
+      Phi.eraseFromParent();
+      LLVM_DEBUG(dbgs() << "memcoro-split: a phi of equal computations is" << *Merged << "\n");
+      ++NumEqualComputationsMerged;
+      Changed = true;
+    }
+  return Changed;
+}
+
+/// Whether the latch computes only what may run on any iteration, at \p At
+/// (its instructions move to, or run after, an exit test).
+static bool latchIsSpeculatable(BasicBlock &Latch, Instruction *At, AssumptionCache &AC, DominatorTree &DT) {
+  for (Instruction &I : Latch) {
+    if (isa<PHINode>(I) || I.isTerminator() || I.isDebugOrPseudoInst())
+      continue;
+    if (!isSafeToSpeculativelyExecute(&I, At, &AC, &DT)) {
+      LLVM_DEBUG(dbgs() << "memcoro-split: the latch computes what may not be speculated:" << I << "\n");
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Folds a latch whose single predecessor exits the loop into it, when the
+/// latch computes only what is safe to compute on every iteration.
+static bool foldLatchIntoExitingBlock(Loop &L, LoopInfo &LI, DominatorTree &DT, AssumptionCache &AC) {
+  BasicBlock *Latch = L.getLoopLatch();
+  BasicBlock *Header = L.getHeader();
+  if (!Latch || Latch == Header || L.isLoopExiting(Latch))
+    return false;
+  BasicBlock *Exiting = Latch->getSinglePredecessor();
+  if (!Exiting || !L.isLoopExiting(Exiting) || LI.getLoopFor(Exiting) != &L)
+    return false;
+  auto *Branch = dyn_cast<BranchInst>(Exiting->getTerminator());
+  if (!Branch || !Branch->isConditional())
+    return false;
+  if (!latchIsSpeculatable(*Latch, Branch, AC, DT))
+    return false;
+  MDNode *LoopId = L.getLoopID();
+  FoldSingleEntryPHINodes(Latch);
+  for (Instruction &I : make_early_inc_range(*Latch)) {
+    if (I.isTerminator())
+      break;
+    I.dropUBImplyingAttrsAndMetadata();
+    I.moveBefore(Branch);
+  }
+  for (PHINode &Phi : Header->phis())
+    Phi.replaceIncomingBlockWith(Latch, Exiting);
+  for (unsigned S = 0; S < Branch->getNumSuccessors(); ++S)
+    if (Branch->getSuccessor(S) == Latch)
+      Branch->setSuccessor(S, Header);
+  // The latch's edge to the header is gone from the header's phis already.
+  Latch->getTerminator()->eraseFromParent();
+  new UnreachableInst(Latch->getContext(), Latch);
+  DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
+  DTU.applyUpdates({{DominatorTree::Insert, Exiting, Header},
+                    {DominatorTree::Delete, Exiting, Latch},
+                    {DominatorTree::Delete, Latch, Header}});
+  LI.removeBlock(Latch);
+  DeleteDeadBlock(Latch, &DTU);
+  if (LoopId)
+    L.setLoopID(LoopId);
+  LLVM_DEBUG(dbgs() << "memcoro-split: the latch after the exiting block folded into it\n");
+  ++NumLatchesFolded;
+  return true;
+}
+
 /// Moves the exits of the predecessors of an unconditional latch, which all
 /// test the same condition, to the latch (see the banner).
 static bool deferExitsToLatch(Loop &L, LoopInfo &LI, DominatorTree &DT, AssumptionCache &AC) {
@@ -228,10 +224,8 @@ static bool deferExitsToLatch(Loop &L, LoopInfo &LI, DominatorTree &DT, Assumpti
     ExitOnTrue = ToExit == 0;
     Exits.push_back({Pred, Exit, Br->getCondition()});
   }
-  for (Instruction &I : *Latch)
-    if (!isa<PHINode>(I) && !I.isTerminator() && !I.isDebugOrPseudoInst() &&
-        !isSafeToSpeculativelyExecute(&I, LatchBranch, &AC, &DT))
-      return false;
+  if (!latchIsSpeculatable(*Latch, LatchBranch, AC, DT))
+    return false;
   SmallVector<Value *, 4> Conds;
   for (Exiting &E : Exits)
     Conds.push_back(E.Cond);
@@ -382,10 +376,7 @@ static bool splitFoldedExit(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvol
 
 bool memcoro::shapeLatch(Loop &L, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE, AssumptionCache &AC) {
   bool Changed = mergeEqualComputations(L, DT);
-  if (splitFoldedExit(L, LI, DT, SE)) {
-    SE.forgetLoop(&L);
-    Changed = true;
-  }
+  Changed |= splitFoldedExit(L, LI, DT, SE);
   Changed |= deferExitsToLatch(L, LI, DT, AC);
   Changed |= foldLatchIntoExitingBlock(L, LI, DT, AC);
   if (Changed)

@@ -106,11 +106,14 @@ static bool placeHoldsTotal(const SplitAnalyses &A, const Loop &L, const Reducti
   if (auto *Load = dyn_cast<LoadInst>(EnteringValue);
       Load && Load->isSimple() && byteDistance(Load->getPointerOperand(), Mirror->getPointerOperand(), A.DL) == 0)
     Entering = Load;
-  for (User *U : Mirror->getPointerOperand()->users())
-    if (auto *Store = dyn_cast<StoreInst>(U);
-        !Entering && Store && Store != Mirror && Store->isSimple() && Store->getValueOperand() == EnteringValue &&
-        Store->getPointerOperand() == Mirror->getPointerOperand())
-      Entering = Store;
+  if (!Entering)
+    for (User *U : Mirror->getPointerOperand()->users())
+      if (auto *Store = dyn_cast<StoreInst>(U); Store && Store != Mirror && Store->isSimple() &&
+                                                Store->getValueOperand() == EnteringValue &&
+                                                Store->getPointerOperand() == Mirror->getPointerOperand()) {
+        Entering = Store;
+        break;
+      }
   if (!Entering || L.contains(Entering) || !A.DT.dominates(Entering, Preheader->getTerminator())) {
     LLVM_DEBUG(dbgs() << "memcoro-split: the total does not enter the loop as a read of its place, nor as what "
                          "a store put there\n");
